@@ -1,0 +1,18 @@
+#pragma once
+// One function per subcommand; each parses its own arguments (args[0] is the command name).
+
+#include <QStringList>
+
+namespace asc::cli {
+
+int runFormats(const QStringList &args);
+int runStrategies(const QStringList &args);
+int runCat(const QStringList &args);
+int runLs(const QStringList &args);
+int runInfo(const QStringList &args);
+int runExtract(const QStringList &args);
+int runBench(const QStringList &args);
+int runCompare(const QStringList &args);
+int runChart(const QStringList &args);
+
+} // namespace asc::cli

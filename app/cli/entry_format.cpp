@@ -1,0 +1,157 @@
+#include "entry_format.h"
+
+#include "vfs/path_text.h"
+
+#include <QDateTime>
+
+namespace asc::cli {
+
+void appendJsonString(QByteArray &out, const QByteArray &utf8)
+{
+    static const char hex[] = "0123456789abcdef";
+    out += '"';
+    for (char ch : utf8) {
+        const auto c = static_cast<unsigned char>(ch);
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        case '\b': out += "\\b"; break;
+        case '\f': out += "\\f"; break;
+        default:
+            if (c < 0x20 || c == 0x7f) {
+                out += "\\u00";
+                out += hex[c >> 4];
+                out += hex[c & 15];
+            } else {
+                out += ch;
+            }
+        }
+    }
+    out += '"';
+}
+
+static void appendText(QByteArray &out, const char *key, const QByteArray &raw, bool withHex)
+{
+    out += ",\"";
+    out += key;
+    out += "\":";
+    const bool valid = isValidUtf8(raw);
+    appendJsonString(out, valid ? raw : pathText(raw).toUtf8());
+    if (withHex && !valid) {
+        out += ",\"";
+        out += key;
+        out += "_hex\":\"";
+        out += raw.toHex();
+        out += '"';
+    }
+}
+
+// floor(mtime) in whole seconds: our (sec, nsec) pair already is floor for negative times.
+void appendEntryJson(QByteArray &out, const Entry &entry, const QByteArray &path)
+{
+    out += "{\"path\":";
+    const bool valid = isValidUtf8(path);
+    appendJsonString(out, valid ? path : pathText(path).toUtf8());
+    if (!valid) {
+        out += ",\"path_hex\":\"";
+        out += path.toHex();
+        out += '"';
+    }
+    out += ",\"type\":\"";
+    out += entryTypeName(entry.type).toLatin1();
+    out += "\",\"size\":";
+    out += QByteArray::number(entry.type == EntryType::File && entry.size != kUnknown ? entry.size : 0);
+    out += ",\"mode\":";
+    out += QByteArray::number(entry.mode & 07777);
+    out += ",\"mtime\":";
+    out += entry.hasMtime ? QByteArray::number(qlonglong(entry.mtime)) : QByteArray("null");
+    out += ",\"uid\":";
+    out += QByteArray::number(entry.uid);
+    out += ",\"gid\":";
+    out += QByteArray::number(entry.gid);
+    out += ",\"target\":";
+    if (entry.type == EntryType::Symlink || entry.type == EntryType::Hardlink) {
+        const bool targetValid = isValidUtf8(entry.target);
+        appendJsonString(out, targetValid ? entry.target : pathText(entry.target).toUtf8());
+        if (!targetValid) {
+            out += ",\"target_hex\":\"";
+            out += entry.target.toHex();
+            out += '"';
+        }
+    } else {
+        out += "null";
+    }
+    if (entry.hasMtime) {
+        out += ",\"mtime_nsec\":";
+        out += QByteArray::number(entry.mtimeNsec);
+    }
+    if (!entry.uname.isEmpty())
+        appendText(out, "uname", entry.uname, false);
+    if (!entry.gname.isEmpty())
+        appendText(out, "gname", entry.gname, false);
+    if (entry.type == EntryType::CharDev || entry.type == EntryType::BlockDev) {
+        out += ",\"rdev_major\":" + QByteArray::number(entry.rdevMajor);
+        out += ",\"rdev_minor\":" + QByteArray::number(entry.rdevMinor);
+    }
+    if (entry.compressedSize != kUnknown)
+        out += ",\"compressed_size\":" + QByteArray::number(entry.compressedSize);
+    if (entry.dataOffset != kUnknown)
+        out += ",\"offset\":" + QByteArray::number(entry.dataOffset);
+    if (entry.encrypted)
+        out += ",\"encrypted\":true";
+    if (entry.unsafePath)
+        out += ",\"unsafe_path\":true";
+    out += "}\n";
+}
+
+QString permissionText(EntryType type, uint32_t mode)
+{
+    QString text(10, QLatin1Char('-'));
+    switch (type) {
+    case EntryType::Dir: text[0] = QLatin1Char('d'); break;
+    case EntryType::Symlink: text[0] = QLatin1Char('l'); break;
+    case EntryType::Hardlink: text[0] = QLatin1Char('h'); break;
+    case EntryType::CharDev: text[0] = QLatin1Char('c'); break;
+    case EntryType::BlockDev: text[0] = QLatin1Char('b'); break;
+    case EntryType::Fifo: text[0] = QLatin1Char('p'); break;
+    case EntryType::Socket: text[0] = QLatin1Char('s'); break;
+    case EntryType::Partition: text[0] = QLatin1Char('P'); break;
+    case EntryType::File: break;
+    }
+    static const char rwx[] = "rwxrwxrwx";
+    for (int i = 0; i < 9; ++i)
+        if (mode & (0400u >> i))
+            text[i + 1] = QLatin1Char(rwx[i]);
+    if (mode & 04000) text[3] = (mode & 0100) ? QLatin1Char('s') : QLatin1Char('S');
+    if (mode & 02000) text[6] = (mode & 0010) ? QLatin1Char('s') : QLatin1Char('S');
+    if (mode & 01000) text[9] = (mode & 0001) ? QLatin1Char('t') : QLatin1Char('T');
+    return text;
+}
+
+void appendEntryText(QByteArray &out, const Entry &entry, const QByteArray &path)
+{
+    out += permissionText(entry.type, entry.mode).toLatin1();
+    out += ' ';
+    const QByteArray owner = (entry.uname.isEmpty() ? QByteArray::number(entry.uid) : entry.uname) + '/' +
+                             (entry.gname.isEmpty() ? QByteArray::number(entry.gid) : entry.gname);
+    out += owner.leftJustified(16);
+    out += ' ';
+    out += QByteArray::number(entry.type == EntryType::File && entry.size != kUnknown ? entry.size : 0).rightJustified(12);
+    out += ' ';
+    out += entry.hasMtime ? QDateTime::fromSecsSinceEpoch(entry.mtime, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd HH:mm")).toLatin1()
+                          : QByteArray("                ");
+    out += ' ';
+    out += pathText(path).toUtf8();
+    if (entry.type == EntryType::Symlink)
+        out += " -> " + pathText(entry.target).toUtf8();
+    else if (entry.type == EntryType::Hardlink)
+        out += " link to " + pathText(entry.target).toUtf8();
+    if (entry.encrypted)
+        out += " (encrypted)";
+    out += '\n';
+}
+
+} // namespace asc::cli

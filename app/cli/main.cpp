@@ -1,0 +1,64 @@
+// archivescope-cli: the headless twin of the GUI (see CLI.md for the contract).
+
+#include "cli_output.h"
+#include "commands.h"
+#include "process_setup.h"
+#include "version.h"
+
+#include <QCoreApplication>
+#include <csignal>
+#include <cstdio>
+
+using namespace asc;
+
+static const char *kHelp =
+    "Usage: archivescope-cli COMMAND [ARGS...]\n"
+    "Browse archives and disk images, and measure how fast they read.\n"
+    "\n"
+    "A SPEC is a file path, optionally followed by nested parts separated by '!/':\n"
+    "  backup.tar.gz!/etc/hosts     release.iso!/docs.tar.gz!/README\n"
+    "\n"
+    "Commands:\n"
+    "  formats                      the formats this build can open\n"
+    "  strategies                   the read strategies available on this machine\n"
+    "  info SPEC [--json]           format and metadata\n"
+    "  ls SPEC [--json]             every entry below SPEC, recursively, in archive order\n"
+    "  cat SPEC                     the bytes of an entry (or file) to stdout\n"
+    "\n"
+    "Every command takes --help. Exit status: 0 success, 1 bad input or failed operation,\n"
+    "2 usage error.\n";
+
+int main(int argc, char **argv)
+{
+    useUtf8Locale();
+    std::signal(SIGPIPE, SIG_IGN); // EPIPE is handled where stdout is written
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("archivescope-cli"));
+    QCoreApplication::setApplicationVersion(programVersion());
+    const QStringList args = app.arguments().mid(1);
+    if (args.isEmpty())
+        return cli::usage(QStringLiteral("missing command"));
+    const QString command = args.first();
+    if (command == QLatin1String("--help") || command == QLatin1String("-h") || command == QLatin1String("help")) {
+        std::fputs(kHelp, stdout);
+        return cli::Success;
+    }
+    if (command == QLatin1String("--version") || command == QLatin1String("-V")) {
+        cli::printLine(QStringLiteral("archivescope-cli %1").arg(programVersion()));
+        cli::printLine(libraryVersions());
+        return cli::Success;
+    }
+    struct Command {
+        const char *name;
+        int (*run)(const QStringList &);
+    };
+    static const Command commands[] = {
+        {"formats", cli::runFormats}, {"strategies", cli::runStrategies}, {"cat", cli::runCat},
+        {"ls", cli::runLs},           {"info", cli::runInfo},
+    };
+    for (const Command &c : commands) {
+        if (command == QLatin1String(c.name))
+            return c.run(args);
+    }
+    return cli::usage(QStringLiteral("unknown command '%1'").arg(command));
+}

@@ -1,0 +1,30 @@
+#include "read_strategy.h"
+
+#include "strategies/library_strategies.h"
+#include "strategies/plain_file_strategies.h"
+#include "strategies/source_strategies.h"
+
+namespace asc {
+
+const std::vector<StrategyPtr> &readStrategies()
+{
+    static const std::vector<StrategyPtr> all = {
+        makeReadStrategy(),         makePreadStrategy(),         makeMmapStrategy(),
+        makeStdioStrategy(),        makeStdioDefaultStrategy(),  makeQFileStrategy(),
+        makeDirectStrategy(),       makeFadviseStrategy(),       makeSourceStrategy(),
+        makeAsyncStrategy(1),       makeAsyncStrategy(4),        makeAsyncStrategy(16),
+        makeFramedStrategy(false),  makeFramedStrategy(true),
+    };
+    return all;
+}
+
+StrategyPtr findReadStrategy(const QString &name)
+{
+    for (const auto &strategy : readStrategies()) {
+        if (strategy->name() == name)
+            return strategy;
+    }
+    return nullptr;
+}
+
+} // namespace asc

@@ -1,0 +1,32 @@
+#pragma once
+// Everything libarchive reads, as a container: tar (all variants and filters), zip, 7z, iso9660,
+// cpio, ar, xar, cab, rar, lha, warc, and single compressed files (one entry).
+
+#include "libarchive_reader.h"
+#include "vfs/container.h"
+
+namespace asc {
+
+class ArchiveContainer final : public Container {
+public:
+    static Result<ContainerPtr> open(SourcePtr source, LibarchiveReader::Mode mode);
+
+    QString formatName() const override { return formatName_; }
+    Result<void> list(const EntrySink &sink) override;
+    Result<void> walk(const ContentSink &sink) override;
+    Result<SourcePtr> open(const Entry &entry) override;
+    QJsonObject info() const override;
+    const SourcePtr &source() const override { return source_; }
+
+private:
+    ArchiveContainer(SourcePtr source, LibarchiveReader::Mode mode);
+    Result<std::unique_ptr<LibarchiveReader>> reader() const;
+
+    SourcePtr source_;
+    LibarchiveReader::Mode mode_;
+    QString formatName_;
+    QString libarchiveFormat_;
+    QStringList filters_;
+};
+
+} // namespace asc

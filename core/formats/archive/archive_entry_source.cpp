@@ -1,0 +1,117 @@
+#include "archive_entry_source.h"
+
+#include "io/memory_source.h"
+
+#include <vector>
+
+namespace asc {
+
+// Members up to this size are decoded into memory once: nested archives seek around in them.
+static constexpr uint64_t kInMemoryLimit = 16 * 1024 * 1024;
+
+ArchiveEntrySource::ArchiveEntrySource(SourcePtr archive, LibarchiveReader::Mode mode, uint64_t ordinal, QString name)
+    : archive_(std::move(archive)), mode_(mode), ordinal_(ordinal), name_(std::move(name))
+{
+}
+
+Result<SourcePtr> ArchiveEntrySource::open(SourcePtr archive, LibarchiveReader::Mode mode, const Entry &entry, QString name)
+{
+    std::shared_ptr<ArchiveEntrySource> source(new ArchiveEntrySource(std::move(archive), mode, entry.ordinal, name));
+    if (entry.size == kUnknown) {
+        auto measured = source->measure();
+        if (!measured)
+            return std::move(measured).error();
+        source->size_ = *measured;
+    } else {
+        source->size_ = entry.size;
+    }
+    if (source->size_ <= kInMemoryLimit) {
+        QByteArray bytes(qsizetype(source->size_), Qt::Uninitialized);
+        auto got = source->readAt(0, std::span(bytes.data(), size_t(bytes.size())));
+        if (!got)
+            return std::move(got).error();
+        bytes.truncate(qsizetype(*got));
+        return SourcePtr(std::make_shared<MemorySource>(std::move(bytes), name));
+    }
+    return SourcePtr(source);
+}
+
+Result<void> ArchiveEntrySource::restart() const
+{
+    reader_.reset();
+    decoded_ = 0;
+    auto r = LibarchiveReader::open(archive_, mode_);
+    if (!r)
+        return std::move(r).error();
+    Entry entry;
+    for (uint64_t i = 0; i <= ordinal_; ++i) {
+        auto more = (*r)->next(entry);
+        if (!more)
+            return std::move(more).error();
+        if (!*more)
+            return Error::format(name_, std::nullopt, QStringLiteral("entry vanished from the archive"));
+    }
+    reader_ = std::move(r).value();
+    return {};
+}
+
+Result<void> ArchiveEntrySource::moveTo(uint64_t offset) const
+{
+    if (!reader_ || offset < decoded_) {
+        if (auto restarted = restart(); !restarted)
+            return restarted;
+    }
+    std::vector<char> scratch;
+    while (decoded_ < offset) {
+        scratch.resize(size_t(std::min<uint64_t>(offset - decoded_, 1 << 20)));
+        auto got = reader_->read(scratch);
+        if (!got)
+            return std::move(got).error();
+        if (*got == 0)
+            break;
+        decoded_ += *got;
+    }
+    return {};
+}
+
+Result<size_t> ArchiveEntrySource::readAt(uint64_t offset, std::span<char> buf) const
+{
+    if (offset >= size_)
+        return size_t(0);
+    std::lock_guard lock(mutex_);
+    if (auto moved = moveTo(offset); !moved)
+        return std::move(moved).error();
+    const size_t want = size_t(std::min<uint64_t>(buf.size(), size_ - offset));
+    size_t done = 0;
+    while (done < want) {
+        auto got = reader_->read(buf.subspan(done, want - done));
+        if (!got)
+            return std::move(got).error();
+        if (*got == 0)
+            break;
+        done += *got;
+        decoded_ += *got;
+    }
+    return done;
+}
+
+Result<uint64_t> ArchiveEntrySource::measure() const
+{
+    std::lock_guard lock(mutex_);
+    if (auto restarted = restart(); !restarted)
+        return std::move(restarted).error();
+    std::vector<char> scratch(1 << 20);
+    uint64_t total = 0;
+    for (;;) {
+        auto got = reader_->read(scratch);
+        if (!got)
+            return std::move(got).error();
+        if (*got == 0)
+            break;
+        total += *got;
+    }
+    reader_.reset();
+    return total;
+}
+
+} // namespace asc

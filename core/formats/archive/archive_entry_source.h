@@ -1,0 +1,37 @@
+#pragma once
+// One archive member as a byte source. Sequential reads stream from a libarchive handle kept at
+// the last position; a read behind it restarts decoding from the archive's start (that is what
+// compressed streams allow). Small members are decoded once into memory for cheap random access.
+
+#include "libarchive_reader.h"
+
+#include <mutex>
+
+namespace asc {
+
+class ArchiveEntrySource final : public ByteSource {
+public:
+    static Result<SourcePtr> open(SourcePtr archive, LibarchiveReader::Mode mode, const Entry &entry, QString name);
+
+    uint64_t size() const override { return size_; }
+    Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override;
+    QString name() const override { return name_; }
+
+private:
+    ArchiveEntrySource(SourcePtr archive, LibarchiveReader::Mode mode, uint64_t ordinal, QString name);
+    Result<void> restart() const;
+    Result<void> moveTo(uint64_t offset) const;
+    // Decodes the whole member once to learn its size (single compressed files do not store it).
+    Result<uint64_t> measure() const;
+
+    SourcePtr archive_;
+    LibarchiveReader::Mode mode_;
+    uint64_t ordinal_;
+    QString name_;
+    uint64_t size_ = 0;
+    mutable std::mutex mutex_;
+    mutable std::unique_ptr<LibarchiveReader> reader_;
+    mutable uint64_t decoded_ = 0; // content offset the reader is at
+};
+
+} // namespace asc

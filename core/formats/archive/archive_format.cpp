@@ -1,0 +1,75 @@
+#include "archive_format.h"
+
+#include "archive_container.h"
+
+namespace asc {
+
+static int probeArchive(const ProbeInput &input)
+{
+    if (input.head.empty())
+        return 0;
+    // libarchive's bidders read only the first bytes (and a zip's end record): cheap enough.
+    auto reader = LibarchiveReader::open(input.source, LibarchiveReader::Mode::Archives);
+    return reader ? 50 : 0;
+}
+
+static int probeCompressed(const ProbeInput &input)
+{
+    if (input.head.empty())
+        return 0;
+    auto reader = LibarchiveReader::open(input.source, LibarchiveReader::Mode::SingleCompressed);
+    return reader && !(*reader)->filterNames().isEmpty() ? 30 : 0;
+}
+
+std::vector<Format> archiveFormats()
+{
+    std::vector<Format> formats;
+    Format archive;
+    archive.name = QStringLiteral("archive");
+    archive.description = QStringLiteral("archives libarchive reads");
+    archive.mimeTypes = {
+        QStringLiteral("application/x-tar"), QStringLiteral("application/x-compressed-tar"),
+        QStringLiteral("application/x-bzip-compressed-tar"), QStringLiteral("application/x-xz-compressed-tar"),
+        QStringLiteral("application/x-zstd-compressed-tar"), QStringLiteral("application/x-lz4-compressed-tar"),
+        QStringLiteral("application/x-lzip-compressed-tar"), QStringLiteral("application/zip"),
+        QStringLiteral("application/x-7z-compressed"), QStringLiteral("application/x-cd-image"),
+        QStringLiteral("application/x-cpio"), QStringLiteral("application/x-archive"),
+        QStringLiteral("application/x-xar"), QStringLiteral("application/vnd.ms-cab-compressed"),
+        QStringLiteral("application/vnd.rar"), QStringLiteral("application/x-rar"),
+        QStringLiteral("application/x-lha"), QStringLiteral("application/x-lzh-compressed"),
+        QStringLiteral("application/java-archive"), QStringLiteral("application/vnd.debian.binary-package"),
+        QStringLiteral("application/x-rpm"),
+    };
+    archive.variants = {
+        {QStringLiteral("tar"), QStringLiteral("tar archives: ustar, pax, GNU, v7, with gzip, bzip2, xz, lzma, zstd, lz4, lzip, compress filters")},
+        {QStringLiteral("zip"), QStringLiteral("ZIP archives incl. zip64 (read through the central directory)")},
+        {QStringLiteral("7z"), QStringLiteral("7-Zip archives")},
+        {QStringLiteral("iso9660"), QStringLiteral("ISO 9660 CD/DVD images with Rock Ridge and Joliet")},
+        {QStringLiteral("cpio"), QStringLiteral("cpio archives: newc, odc, binary")},
+        {QStringLiteral("ar"), QStringLiteral("Unix ar archives (static libraries, .deb)")},
+        {QStringLiteral("xar"), QStringLiteral("xar archives")},
+        {QStringLiteral("cab"), QStringLiteral("Microsoft Cabinet archives")},
+        {QStringLiteral("rar"), QStringLiteral("RAR v4 and v5 archives (read only)")},
+        {QStringLiteral("lha"), QStringLiteral("LHA/LZH archives")},
+        {QStringLiteral("warc"), QStringLiteral("Web ARChive files")},
+    };
+    archive.probe = probeArchive;
+    archive.openContainer = [](SourcePtr source) { return ArchiveContainer::open(std::move(source), LibarchiveReader::Mode::Archives); };
+    formats.push_back(std::move(archive));
+
+    Format compressed;
+    compressed.name = QStringLiteral("compressed");
+    compressed.description = QStringLiteral("a single compressed file (gz, bz2, xz, zst, lz4, lzip, Z) as one entry");
+    compressed.mimeTypes = {
+        QStringLiteral("application/gzip"), QStringLiteral("application/x-bzip"),
+        QStringLiteral("application/x-xz"), QStringLiteral("application/zstd"),
+        QStringLiteral("application/x-lz4"), QStringLiteral("application/x-lzip"),
+        QStringLiteral("application/x-compress"),
+    };
+    compressed.probe = probeCompressed;
+    compressed.openContainer = [](SourcePtr source) { return ArchiveContainer::open(std::move(source), LibarchiveReader::Mode::SingleCompressed); };
+    formats.push_back(std::move(compressed));
+    return formats;
+}
+
+} // namespace asc

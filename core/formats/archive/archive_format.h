@@ -1,0 +1,10 @@
+#pragma once
+// The libarchive-backed formats, for the format registry.
+
+#include "formats/format.h"
+
+namespace asc {
+
+std::vector<Format> archiveFormats();
+
+} // namespace asc

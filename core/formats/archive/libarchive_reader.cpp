@@ -1,0 +1,258 @@
+#include "libarchive_reader.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <cerrno>
+#include <cstdio>
+
+namespace asc {
+
+// Big enough that a 1 GiB uncompressed entry streams in few system calls, small enough to be
+// cheap when one of these is opened per nested archive.
+static constexpr size_t kBlockSize = 1 << 20;
+
+LibarchiveReader::LibarchiveReader(SourcePtr source, Mode mode)
+    : source_(std::move(source)), mode_(mode), block_(kBlockSize)
+{
+}
+
+LibarchiveReader::~LibarchiveReader()
+{
+    if (archive_)
+        archive_read_free(archive_);
+}
+
+Error LibarchiveReader::error(const QString &what) const
+{
+    if (sourceError_)
+        return *sourceError_;
+    const char *text = archive_ ? archive_error_string(archive_) : nullptr;
+    QString message = what;
+    if (text && *text)
+        message += QStringLiteral(": ") + QString::fromUtf8(text);
+    return Error::format(source_->name(), position_, message);
+}
+
+Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr source, Mode mode)
+{
+    std::unique_ptr<LibarchiveReader> reader(new LibarchiveReader(std::move(source), mode));
+    archive *a = archive_read_new();
+    if (!a)
+        return Error::system(reader->source_->name(), QStringLiteral("archive_read_new"), ENOMEM);
+    reader->archive_ = a;
+    archive_read_support_filter_all(a);
+    if (mode == Mode::Archives) {
+        archive_read_support_format_all(a);
+    } else {
+        archive_read_support_format_raw(a);
+    }
+    archive_read_set_callback_data(a, reader.get());
+    archive_read_set_read_callback(a, &LibarchiveReader::readCallback);
+    archive_read_set_skip_callback(a, &LibarchiveReader::skipCallback);
+    archive_read_set_seek_callback(a, &LibarchiveReader::seekCallback);
+    if (archive_read_open1(a) != ARCHIVE_OK)
+        return reader->error(QStringLiteral("cannot open archive"));
+    return reader;
+}
+
+ssize_t LibarchiveReader::readCallback(archive *, void *self, const void **buffer)
+{
+    auto *r = static_cast<LibarchiveReader *>(self);
+    auto got = r->source_->readAt(r->position_, std::span(r->block_.data(), r->block_.size()));
+    if (!got) {
+        r->sourceError_ = got.error();
+        return -1;
+    }
+    *buffer = r->block_.data();
+    r->position_ += *got;
+    return static_cast<ssize_t>(*got);
+}
+
+int64_t LibarchiveReader::skipCallback(archive *, void *self, int64_t request)
+{
+    auto *r = static_cast<LibarchiveReader *>(self);
+    const uint64_t size = r->source_->size();
+    const uint64_t room = size > r->position_ ? size - r->position_ : 0;
+    const uint64_t step = std::min<uint64_t>(uint64_t(std::max<int64_t>(0, request)), room);
+    r->position_ += step;
+    return static_cast<int64_t>(step);
+}
+
+int64_t LibarchiveReader::seekCallback(archive *, void *self, int64_t offset, int whence)
+{
+    auto *r = static_cast<LibarchiveReader *>(self);
+    int64_t base = 0;
+    switch (whence) {
+    case SEEK_SET: base = 0; break;
+    case SEEK_CUR: base = static_cast<int64_t>(r->position_); break;
+    case SEEK_END: base = static_cast<int64_t>(r->source_->size()); break;
+    default: return ARCHIVE_FATAL;
+    }
+    const int64_t target = base + offset;
+    if (target < 0)
+        return ARCHIVE_FATAL;
+    r->position_ = uint64_t(target);
+    return target;
+}
+
+QByteArray LibarchiveReader::intern(const char *name)
+{
+    if (!name || !*name)
+        return {};
+    const QByteArray key(name);
+    auto it = names_.constFind(key);
+    if (it != names_.constEnd())
+        return *it;
+    names_.insert(key, key);
+    return key;
+}
+
+QByteArray normaliseArchivePath(const QByteArray &raw, bool *unsafe)
+{
+    bool bad = raw.startsWith('/');
+    QByteArray out;
+    out.reserve(raw.size());
+    qsizetype i = 0;
+    while (i < raw.size()) {
+        qsizetype slash = raw.indexOf('/', i);
+        if (slash < 0)
+            slash = raw.size();
+        const QByteArrayView part(raw.constData() + i, slash - i);
+        if (part == "..")
+            bad = true;
+        if (!part.isEmpty() && part != ".") {
+            if (!out.isEmpty())
+                out += '/';
+            out += part;
+        }
+        i = slash + 1;
+    }
+    if (unsafe)
+        *unsafe = bad;
+    return out;
+}
+
+static EntryType typeOf(archive_entry *raw)
+{
+    if (archive_entry_hardlink(raw))
+        return EntryType::Hardlink;
+    switch (archive_entry_filetype(raw)) {
+    case AE_IFDIR: return EntryType::Dir;
+    case AE_IFLNK: return EntryType::Symlink;
+    case AE_IFCHR: return EntryType::CharDev;
+    case AE_IFBLK: return EntryType::BlockDev;
+    case AE_IFIFO: return EntryType::Fifo;
+    case AE_IFSOCK: return EntryType::Socket;
+    default: return EntryType::File;
+    }
+}
+
+static QString stripCompressionSuffix(const QString &name)
+{
+    static const char *suffixes[] = {".gz", ".bz2", ".xz", ".zst", ".lz4", ".lz", ".lzma", ".Z", ".z", ".uu", ".lzo", ".grz", ".lrz"};
+    QString base = name.section(QLatin1Char('/'), -1).section(QStringLiteral("!/"), -1);
+    for (const char *s : suffixes) {
+        if (base.endsWith(QLatin1String(s)) && base.size() > qsizetype(qstrlen(s)))
+            return base.chopped(qsizetype(qstrlen(s)));
+    }
+    return base + QStringLiteral(".out");
+}
+
+void LibarchiveReader::fill(archive_entry *raw, Entry &entry)
+{
+    entry = Entry{};
+    entry.type = typeOf(raw);
+    if (mode_ == Mode::SingleCompressed) {
+        entry.path = stripCompressionSuffix(source_->name()).toUtf8();
+    } else {
+        const char *path = archive_entry_pathname(raw);
+        if (!path)
+            path = archive_entry_pathname_utf8(raw);
+        entry.path = normaliseArchivePath(QByteArray(path ? path : ""), &entry.unsafePath);
+    }
+    if (entry.type == EntryType::Hardlink) {
+        bool unsafe = false;
+        entry.target = normaliseArchivePath(QByteArray(archive_entry_hardlink(raw)), &unsafe);
+        entry.unsafePath = entry.unsafePath || unsafe;
+    } else if (entry.type == EntryType::Symlink) {
+        const char *target = archive_entry_symlink(raw);
+        entry.target = QByteArray(target ? target : "");
+    }
+    if (entry.type == EntryType::File)
+        entry.size = archive_entry_size_is_set(raw) ? uint64_t(std::max<la_int64_t>(0, archive_entry_size(raw)))
+                                                    : kUnknown;
+    entry.mode = uint32_t(archive_entry_perm(raw)) & 07777;
+    entry.uid = uint32_t(archive_entry_uid(raw));
+    entry.gid = uint32_t(archive_entry_gid(raw));
+    entry.uname = intern(archive_entry_uname(raw));
+    entry.gname = intern(archive_entry_gname(raw));
+    if (archive_entry_mtime_is_set(raw)) {
+        entry.hasMtime = true;
+        entry.mtime = archive_entry_mtime(raw);
+        entry.mtimeNsec = uint32_t(std::max(0L, archive_entry_mtime_nsec(raw)));
+    }
+    if (entry.type == EntryType::CharDev || entry.type == EntryType::BlockDev) {
+        entry.rdevMajor = uint32_t(archive_entry_rdevmajor(raw));
+        entry.rdevMinor = uint32_t(archive_entry_rdevminor(raw));
+    }
+    entry.encrypted = archive_entry_is_encrypted(raw) != 0;
+    entry.ordinal = entriesRead_;
+}
+
+Result<bool> LibarchiveReader::next(Entry &entry)
+{
+    archive_entry *raw = nullptr;
+    const int rc = archive_read_next_header(archive_, &raw);
+    if (rc == ARCHIVE_EOF)
+        return false;
+    if (rc < ARCHIVE_WARN || !raw)
+        return error(QStringLiteral("cannot read entry header"));
+    fill(raw, entry);
+    ++entriesRead_;
+    return true;
+}
+
+Result<LibarchiveReader::Block> LibarchiveReader::readBlock()
+{
+    Block block;
+    const void *data = nullptr;
+    size_t size = 0;
+    la_int64_t offset = 0;
+    const int rc = archive_read_data_block(archive_, &data, &size, &offset);
+    if (rc == ARCHIVE_EOF)
+        return block;
+    if (rc < ARCHIVE_WARN)
+        return error(QStringLiteral("cannot read entry data"));
+    block.data = static_cast<const char *>(data);
+    block.size = size;
+    block.offset = offset;
+    return block;
+}
+
+Result<size_t> LibarchiveReader::read(std::span<char> out)
+{
+    const la_ssize_t n = archive_read_data(archive_, out.data(), out.size());
+    if (n < 0)
+        return error(QStringLiteral("cannot read entry data"));
+    return size_t(n);
+}
+
+QString LibarchiveReader::formatName() const
+{
+    const char *name = archive_format_name(archive_);
+    return name ? QString::fromUtf8(name) : QString();
+}
+
+QStringList LibarchiveReader::filterNames() const
+{
+    QStringList names;
+    const int count = archive_filter_count(archive_);
+    for (int i = 0; i < count; ++i) {
+        const int code = archive_filter_code(archive_, i);
+        if (code != ARCHIVE_FILTER_NONE)
+            names << QString::fromUtf8(archive_filter_name(archive_, i));
+    }
+    return names;
+}
+
+} // namespace asc

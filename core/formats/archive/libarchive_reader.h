@@ -1,0 +1,75 @@
+#pragma once
+// One libarchive read handle fed from our ByteSource through its read/seek/skip callbacks, so
+// nested archives need no temporary files. Not thread safe; blocks on the source.
+
+#include "io/byte_source.h"
+#include "vfs/entry.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <sys/types.h>
+#include <vector>
+
+struct archive;
+struct archive_entry;
+
+namespace asc {
+
+class LibarchiveReader {
+public:
+    enum class Mode {
+        Archives,        // every archive format and every filter
+        SingleCompressed // the "raw" format: one compressed file (disk.img.xz) as one entry
+    };
+
+    // Opens the handle; fails when libarchive recognises nothing.
+    static Result<std::unique_ptr<LibarchiveReader>> open(SourcePtr source, Mode mode);
+    ~LibarchiveReader();
+    LibarchiveReader(const LibarchiveReader &) = delete;
+    LibarchiveReader &operator=(const LibarchiveReader &) = delete;
+
+    // The next header, filled into `entry`; false at the end of the archive.
+    Result<bool> next(Entry &entry);
+    // Reads content of the current entry; 0 at its end.
+    Result<size_t> read(std::span<char> out);
+    // The current entry's content as libarchive's own blocks (no copy): offset within the entry.
+    // Empty block at the end.
+    struct Block {
+        const char *data = nullptr;
+        size_t size = 0;
+        int64_t offset = 0;
+    };
+    Result<Block> readBlock();
+
+    QString formatName() const;
+    QStringList filterNames() const;
+    uint64_t entriesRead() const { return entriesRead_; }
+    // Bytes of the underlying source consumed so far (for expansion-ratio limits).
+    uint64_t sourcePosition() const { return position_; }
+    const SourcePtr &source() const { return source_; }
+
+private:
+    LibarchiveReader(SourcePtr source, Mode mode);
+    Error error(const QString &what) const;
+    QByteArray intern(const char *name);
+    void fill(archive_entry *raw, Entry &entry);
+
+    static ssize_t readCallback(archive *, void *self, const void **buffer);
+    static int64_t skipCallback(archive *, void *self, int64_t request);
+    static int64_t seekCallback(archive *, void *self, int64_t offset, int whence);
+
+    SourcePtr source_;
+    Mode mode_;
+    archive *archive_ = nullptr;
+    std::vector<char> block_;
+    uint64_t position_ = 0;
+    uint64_t entriesRead_ = 0;
+    std::optional<Error> sourceError_;
+    QHash<QByteArray, QByteArray> names_; // owner/group names, shared between entries
+};
+
+// Normalises an archive path: strips leading "/" and "./", collapses "//" and "/./", drops a
+// trailing "/". Sets `unsafe` when the path was absolute or has ".." components.
+QByteArray normaliseArchivePath(const QByteArray &raw, bool *unsafe = nullptr);
+
+} // namespace asc

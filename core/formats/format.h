@@ -1,0 +1,44 @@
+#pragma once
+// A format: a cheap probe by content and an open. Container formats yield entries; image formats
+// (qcow2, ...) yield a virtual disk, which is probed again (images are transparent in SPECs).
+
+#include "vfs/container.h"
+
+#include <QStringList>
+#include <functional>
+#include <vector>
+
+namespace asc {
+
+// What a probe sees: the source and its first bytes (up to kProbeBytes).
+struct ProbeInput {
+    const SourcePtr &source;
+    std::span<const char> head;
+};
+inline constexpr size_t kProbeBytes = 64 * 1024;
+
+struct Format {
+    QString name;        // as `formats` prints it
+    QString description; // one line
+    QStringList mimeTypes;
+    // The lines `formats` prints for this format, when it covers several (libarchive does).
+    std::vector<std::pair<QString, QString>> variants;
+    // 0: not this format; 1..100: confidence (magic at a fixed offset is 90+).
+    std::function<int(const ProbeInput &)> probe;
+    // Exactly one of the two is set.
+    std::function<Result<ContainerPtr>(SourcePtr)> openContainer;
+    std::function<Result<SourcePtr>(SourcePtr)> openImage;
+};
+
+// Every format, in the order `formats` lists them. Built once, thread safe to read.
+const std::vector<Format> &registeredFormats();
+
+// The best-matching format for a source, or nullptr when nothing claims it.
+Result<const Format *> probeFormat(const SourcePtr &source);
+// Probes and opens a container; unwraps disk images on the way (a qcow2 holding a GPT disk
+// opens as the GPT container). Error when nothing recognises the content.
+Result<ContainerPtr> openContainer(SourcePtr source);
+// Unwraps disk images only: the virtual disk of an image, else the source itself.
+Result<SourcePtr> unwrapImages(SourcePtr source);
+
+} // namespace asc

@@ -1,0 +1,79 @@
+#include "file_source.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+namespace asc {
+
+Result<std::shared_ptr<FileSource>> FileSource::open(const QString &path)
+{
+    const QByteArray native = path.toLocal8Bit();
+    int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return Error::system(path, QStringLiteral("open"), errno);
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        int err = errno;
+        ::close(fd);
+        return Error::system(path, QStringLiteral("stat"), err);
+    }
+    uint64_t size = 0;
+    if (S_ISREG(st.st_mode)) {
+        size = uint64_t(st.st_size);
+    } else if (S_ISBLK(st.st_mode)) {
+        if (::ioctl(fd, BLKGETSIZE64, &size) != 0) {
+            int err = errno;
+            ::close(fd);
+            return Error::system(path, QStringLiteral("get block device size"), err);
+        }
+    } else {
+        ::close(fd);
+        return Error::make(ErrorKind::Usage, path,
+                           S_ISDIR(st.st_mode) ? QStringLiteral("is a directory")
+                                               : QStringLiteral("not a regular file or block device"));
+    }
+    return std::shared_ptr<FileSource>(new FileSource(path, fd, size));
+}
+
+FileSource::FileSource(QString path, int fd, uint64_t size)
+    : path_(std::move(path)), fd_(fd), size_(size)
+{
+}
+
+FileSource::~FileSource()
+{
+    ::close(fd_);
+}
+
+Result<size_t> FileSource::readAt(uint64_t offset, std::span<char> buf) const
+{
+    if (offset >= size_)
+        return size_t(0);
+    const size_t want = size_t(std::min<uint64_t>(buf.size(), size_ - offset));
+    size_t done = 0;
+    while (done < want) {
+        ssize_t n = ::pread(fd_, buf.data() + done, want - done, off_t(offset + done));
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return Error::system(path_, QStringLiteral("read"), errno, offset + done);
+        }
+        if (n == 0)
+            break; // the file shrank under us: report what we have
+        done += size_t(n);
+    }
+    return done;
+}
+
+std::optional<FileExtent> FileSource::fileExtent(uint64_t offset) const
+{
+    if (offset >= size_)
+        return std::nullopt;
+    return FileExtent{fd_, offset, size_ - offset};
+}
+
+} // namespace asc

@@ -1,0 +1,31 @@
+#pragma once
+// A plain file read with pread(2). Opened read-only with O_CLOEXEC: the file is never written.
+
+#include "byte_source.h"
+
+namespace asc {
+
+class FileSource final : public ByteSource {
+public:
+    // Opens `path` read-only. Directories and unreadable files are errors.
+    static Result<std::shared_ptr<FileSource>> open(const QString &path);
+    ~FileSource() override;
+    FileSource(const FileSource &) = delete;
+    FileSource &operator=(const FileSource &) = delete;
+
+    uint64_t size() const override { return size_; }
+    Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override;
+    QString name() const override { return path_; }
+    std::optional<FileExtent> fileExtent(uint64_t offset) const override;
+
+    int fd() const { return fd_; }
+    const QString &path() const { return path_; }
+
+private:
+    FileSource(QString path, int fd, uint64_t size);
+    QString path_;
+    int fd_;
+    uint64_t size_;
+};
+
+} // namespace asc

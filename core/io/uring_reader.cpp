@@ -1,0 +1,143 @@
+#include "uring_reader.h"
+
+#include <cerrno>
+#include <cstring>
+
+namespace asc {
+
+UringReader::UringReader(SourcePtr source, const AsyncOptions &options)
+    : AsyncReader(std::move(source), options)
+{
+}
+
+Result<std::unique_ptr<UringReader>> UringReader::create(SourcePtr source, const AsyncOptions &options)
+{
+    std::unique_ptr<UringReader> reader(new UringReader(source, options));
+    const unsigned entries = unsigned(std::max(1, options.queueDepth));
+    int rc = io_uring_queue_init(entries, &reader->ring_, 0);
+    if (rc < 0) {
+        reader->ring_.ring_fd = -1;
+        return Error::system(source->name(), QStringLiteral("io_uring_queue_init"), -rc);
+    }
+    return reader;
+}
+
+Result<void> UringReader::probe()
+{
+    io_uring ring{};
+    int rc = io_uring_queue_init(1, &ring, 0);
+    if (rc < 0)
+        return Error::system({}, QStringLiteral("io_uring_queue_init"), -rc);
+    io_uring_queue_exit(&ring);
+    return {};
+}
+
+QString UringReader::libraryVersion()
+{
+    return QStringLiteral(LIBURING_VERSION);
+}
+
+UringReader::~UringReader()
+{
+    if (ring_.ring_fd < 0)
+        return;
+    // The kernel may still write into caller buffers: wait for every submitted read.
+    while (submitted_ > 0) {
+        io_uring_cqe *cqe = nullptr;
+        int rc = io_uring_wait_cqe(&ring_, &cqe);
+        if (rc == -EINTR)
+            continue;
+        if (rc < 0)
+            break;
+        io_uring_cqe_seen(&ring_, cqe);
+        --submitted_;
+    }
+    io_uring_queue_exit(&ring_);
+}
+
+void UringReader::start(int index)
+{
+    Slot &s = slot(index);
+    const size_t remaining = s.want - s.done;
+    const uint64_t at = s.offset + s.done;
+    auto extent = remaining > 0 ? source_->fileExtent(at) : std::nullopt;
+    if (remaining == 0) {
+        ready_.push_back({index, s.done});
+        return;
+    }
+    if (!extent) {
+        // Not backed by a file here (cannot happen for sources create() accepted): read in place.
+        auto got = source_->readAt(at, s.buf.subspan(s.done, remaining));
+        ready_.push_back({index, got ? Result<size_t>(s.done + *got) : Result<size_t>(std::move(got).error())});
+        return;
+    }
+    io_uring_sqe *sqe = io_uring_get_sqe(&ring_);
+    while (!sqe) { // the SQ ring is full of unsubmitted entries: push them to the kernel
+        io_uring_submit(&ring_);
+        sqe = io_uring_get_sqe(&ring_);
+    }
+    const size_t len = size_t(std::min<uint64_t>(remaining, extent->length));
+    io_uring_prep_read(sqe, extent->fd, s.buf.data() + s.done, unsigned(std::min<size_t>(len, 1u << 30)),
+                       extent->fileOffset);
+    io_uring_sqe_set_data64(sqe, uint64_t(index));
+    ++submitted_;
+    int rc;
+    do {
+        rc = io_uring_submit(&ring_);
+    } while (rc == -EINTR);
+    if (rc < 0) {
+        // Submission failed outright: the SQE stays queued, report the error for this read.
+        --submitted_;
+        ready_.push_back({index, Error::system(source_->name(), QStringLiteral("io_uring_submit"), -rc, at)});
+    }
+}
+
+std::optional<AsyncReader::Completion> UringReader::handle(int index, int result)
+{
+    Slot &s = slot(index);
+    const uint64_t at = s.offset + s.done;
+    result = filtered(at, result);
+    if (result == -EINTR || result == -EAGAIN) {
+        if (++s.retries > 1000)
+            return Completion{index, Error::system(source_->name(), QStringLiteral("read"), -result, at)};
+        start(index);
+        return std::nullopt;
+    }
+    if (result < 0)
+        return Completion{index, Error::system(source_->name(), QStringLiteral("read"), -result, at)};
+    if (result == 0) // the file ended early (shrank): deliver what we have
+        return Completion{index, s.done};
+    s.done += size_t(result);
+    if (s.done < s.want) { // short read: continue where it stopped
+        start(index);
+        return std::nullopt;
+    }
+    return Completion{index, s.done};
+}
+
+std::optional<AsyncReader::Completion> UringReader::next(bool wait)
+{
+    for (;;) {
+        if (!ready_.empty()) {
+            Completion c = std::move(ready_.front());
+            ready_.pop_front();
+            return c;
+        }
+        if (submitted_ == 0)
+            return std::nullopt;
+        io_uring_cqe *cqe = nullptr;
+        int rc = wait ? io_uring_wait_cqe(&ring_, &cqe) : io_uring_peek_cqe(&ring_, &cqe);
+        if (rc == -EINTR)
+            continue;
+        if (rc < 0 || !cqe)
+            return std::nullopt; // -EAGAIN from peek: nothing finished yet
+        const int index = int(io_uring_cqe_get_data64(cqe));
+        const int result = cqe->res;
+        io_uring_cqe_seen(&ring_, cqe);
+        --submitted_;
+        if (auto done = handle(index, result))
+            return done;
+    }
+}
+
+} // namespace asc

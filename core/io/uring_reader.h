@@ -1,0 +1,35 @@
+#pragma once
+// AsyncReader on io_uring: reads of the underlying file are submitted to the kernel, up to the
+// queue depth at once; short reads are continued and EINTR/EAGAIN retried.
+
+#include "async_reader.h"
+
+#include <deque>
+#include <liburing.h>
+
+namespace asc {
+
+class UringReader final : public AsyncReader {
+public:
+    static Result<std::unique_ptr<UringReader>> create(SourcePtr source, const AsyncOptions &options);
+    // Whether this process can set up a ring at all.
+    static Result<void> probe();
+    static QString libraryVersion();
+    ~UringReader() override;
+
+    QString backendName() const override { return QStringLiteral("io_uring"); }
+
+protected:
+    void start(int slot) override;
+    std::optional<Completion> next(bool wait) override;
+
+private:
+    UringReader(SourcePtr source, const AsyncOptions &options);
+    std::optional<Completion> handle(int slot, int result);
+
+    io_uring ring_{};
+    int submitted_ = 0;             // operations the kernel still owes us
+    std::deque<Completion> ready_;  // finished without the kernel (end of source, non-file ranges)
+};
+
+} // namespace asc

@@ -1,0 +1,56 @@
+#include "container.h"
+
+namespace asc {
+
+Result<Entry> Container::find(const QByteArray &path)
+{
+    std::optional<Entry> found;
+    auto listed = list([&](const Entry &entry) {
+        if (entry.path != path)
+            return true;
+        found = entry;
+        return false;
+    });
+    if (!listed)
+        return std::move(listed).error();
+    if (!found)
+        return Error::make(ErrorKind::NotFound, source()->name(),
+                           QStringLiteral("no entry '%1'").arg(QString::fromUtf8(path)));
+    return *found;
+}
+
+Result<void> Container::walk(const ContentSink &sink)
+{
+    std::optional<Error> failure;
+    auto listed = list([&](const Entry &entry) {
+        SourcePtr content;
+        uint64_t position = 0;
+        if (entry.type == EntryType::File) {
+            auto opened = open(entry);
+            if (!opened) {
+                failure = std::move(opened).error();
+                return false;
+            }
+            content = std::move(opened).value();
+        }
+        const ContentReader reader = [&](std::span<char> out) -> Result<size_t> {
+            if (!content)
+                return size_t(0);
+            auto got = content->readAt(position, out);
+            if (got)
+                position += *got;
+            return got;
+        };
+        auto more = sink(entry, reader);
+        if (!more) {
+            failure = std::move(more).error();
+            return false;
+        }
+        return *more;
+    });
+    if (failure)
+        return *failure;
+    return listed;
+}
+
+} // namespace asc

@@ -1,0 +1,46 @@
+#pragma once
+// A container: something with entries (an archive, a partition table, a filesystem).
+// Contract: methods may block on I/O; a container is used from one thread at a time, but the
+// sources it returns are thread safe and outlive it.
+
+#include "entry.h"
+#include "io/byte_source.h"
+
+#include <QJsonObject>
+#include <functional>
+#include <memory>
+
+namespace asc {
+
+class Container {
+public:
+    // Receives entries in archive order; return false to stop listing early.
+    using EntrySink = std::function<bool(const Entry &)>;
+
+    virtual ~Container() = default;
+
+    // Short format name ("tar", "zip", "gpt", ...).
+    virtual QString formatName() const = 0;
+    // Streams every entry in archive order.
+    virtual Result<void> list(const EntrySink &sink) = 0;
+    // The content of a file entry as a byte source.
+    virtual Result<SourcePtr> open(const Entry &entry) = 0;
+    // Format metadata for `info` and the details pane.
+    virtual QJsonObject info() const = 0;
+    // Reads a file entry's content in pieces: 0 at its end.
+    using ContentReader = std::function<Result<size_t>(std::span<char>)>;
+    // Receives every entry in archive order with a reader for its content (files only; unread
+    // content is skipped). Return false to stop.
+    using ContentSink = std::function<Result<bool>(const Entry &, const ContentReader &)>;
+    // One pass over entries and contents; streaming formats override this to avoid re-reading.
+    virtual Result<void> walk(const ContentSink &sink);
+
+    // Looks one path up; the default lists until it is found.
+    virtual Result<Entry> find(const QByteArray &path);
+    // The source this container was opened on (what errors name).
+    virtual const SourcePtr &source() const = 0;
+};
+
+using ContainerPtr = std::shared_ptr<Container>;
+
+} // namespace asc

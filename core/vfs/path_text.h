@@ -1,0 +1,13 @@
+#pragma once
+// Paths are raw bytes; text shows them as UTF-8 with each invalid byte as U+FFFD (CLI.md).
+
+#include <QByteArray>
+#include <QString>
+
+namespace asc {
+
+bool isValidUtf8(const QByteArray &bytes);
+// Valid UTF-8 sequences kept, every byte outside one replaced by U+FFFD.
+QString pathText(const QByteArray &bytes);
+
+} // namespace asc

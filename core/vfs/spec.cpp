@@ -1,0 +1,119 @@
+#include "spec.h"
+
+#include "formats/archive/libarchive_reader.h"
+#include "formats/format.h"
+#include "io/file_source.h"
+
+#include <QFileInfo>
+
+namespace asc {
+
+static const QString kSeparator = QStringLiteral("!/");
+
+SpecParts splitSpec(const QString &spec)
+{
+    SpecParts parts;
+    if (!spec.contains(kSeparator) || QFileInfo::exists(spec)) {
+        parts.file = spec;
+        return parts;
+    }
+    const QStringList pieces = spec.split(kSeparator);
+    parts.file = pieces.first();
+    for (qsizetype i = 1; i < pieces.size(); ++i)
+        parts.inner << normaliseArchivePath(pieces[i].toUtf8());
+    return parts;
+}
+
+// Finds `path` in a container: the entry itself, or a directory only implied by deeper entries.
+static Result<std::optional<Entry>> findEntry(Container &container, const QByteArray &path, bool *implicitDir)
+{
+    std::optional<Entry> found;
+    const QByteArray prefix = path + '/';
+    *implicitDir = false;
+    auto listed = container.list([&](const Entry &entry) {
+        if (entry.path == path) {
+            found = entry;
+            return false;
+        }
+        if (entry.path.startsWith(prefix))
+            *implicitDir = true;
+        return true;
+    });
+    if (!listed)
+        return std::move(listed).error();
+    return found;
+}
+
+Result<Location> resolve(const QString &spec)
+{
+    const SpecParts parts = splitSpec(spec);
+    auto file = FileSource::open(parts.file);
+    if (!file)
+        return std::move(file).error();
+    Location here;
+    here.spec = parts.file;
+    here.source = std::move(file).value();
+
+    for (qsizetype i = 0; i < parts.inner.size(); ++i) {
+        const QByteArray &path = parts.inner[i];
+        const QString name = here.spec + kSeparator + QString::fromUtf8(path);
+        if (here.isDirectory())
+            return Error::make(ErrorKind::Usage, here.spec, QStringLiteral("is a directory, cannot look inside it with !/"));
+        auto container = openContainer(here.source);
+        if (!container)
+            return std::move(container).error();
+        Location next;
+        next.spec = name;
+        next.parent = std::move(container).value();
+        if (path.isEmpty()) { // "archive!/" names the archive's root
+            next.directory = QByteArray();
+            here = std::move(next);
+            continue;
+        }
+        bool implicitDir = false;
+        auto entry = findEntry(*next.parent, path, &implicitDir);
+        if (!entry)
+            return std::move(entry).error();
+        Entry target;
+        if (*entry) {
+            target = **entry;
+            // A hardlink reads as the file it points to.
+            for (int hops = 0; target.type == EntryType::Hardlink && hops < 8; ++hops) {
+                bool dummy = false;
+                auto linked = findEntry(*next.parent, target.target, &dummy);
+                if (!linked)
+                    return std::move(linked).error();
+                if (!*linked)
+                    return Error::make(ErrorKind::NotFound, name, QStringLiteral("hardlink target '%1' is not in the archive").arg(QString::fromUtf8(target.target)));
+                target = **linked;
+            }
+        } else if (!implicitDir) {
+            return Error::make(ErrorKind::NotFound, here.spec,
+                               QStringLiteral("no entry '%1'").arg(QString::fromUtf8(path)));
+        }
+        if (!*entry || target.type == EntryType::Dir) {
+            next.directory = path;
+            next.entry = *entry;
+        } else if (target.type == EntryType::File || target.type == EntryType::Partition) {
+            auto content = next.parent->open(target);
+            if (!content)
+                return std::move(content).error();
+            next.source = std::move(content).value();
+            next.entry = **entry;
+        } else {
+            return Error::make(ErrorKind::Usage, name,
+                               QStringLiteral("is a %1, it has no content").arg(entryTypeName(target.type)));
+        }
+        here = std::move(next);
+    }
+    return here;
+}
+
+Result<ContainerPtr> containerAt(const Location &location)
+{
+    if (location.isDirectory())
+        return location.parent;
+    return openContainer(location.source);
+}
+
+} // namespace asc

@@ -1,0 +1,33 @@
+#pragma once
+// SPECs: `outer!/inner/path!/deeper`. A file path, then entries inside containers, to any depth,
+// without temporary files. Disk images are transparent (their virtual disk is what is probed).
+
+#include "container.h"
+
+#include <QList>
+#include <optional>
+
+namespace asc {
+
+struct SpecParts {
+    QString file;              // the path on the real filesystem
+    QList<QByteArray> inner;   // each nested path, normalised
+};
+// Splits at "!/" — unless the whole SPEC names an existing file (names may contain "!/").
+SpecParts splitSpec(const QString &spec);
+
+struct Location {
+    QString spec;
+    SourcePtr source;            // the bytes here; null when the location is a directory
+    ContainerPtr parent;         // the container holding `entry`; null for the outer file
+    std::optional<Entry> entry;  // this location's entry inside `parent`
+    QByteArray directory;        // when this names a directory inside `parent`: its path ("" = root)
+    bool isDirectory() const { return !source; }
+};
+
+// Resolves every part of the SPEC. Blocks on I/O.
+Result<Location> resolve(const QString &spec);
+// The container at a location: the one the location's bytes open as, or for a directory its parent.
+Result<ContainerPtr> containerAt(const Location &location);
+
+} // namespace asc

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Installs every Debian 12 package ArchiveScope needs to build, test and benchmark.
+# Idempotent: does nothing (quickly) when everything is already installed.
+# Works as root or through sudo.
+set -eu
+
+PACKAGES="
+build-essential cmake ninja-build pkg-config git
+qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6opengl6-dev libgl-dev
+qt6-qpa-plugins libqt6sql6-sqlite
+libarchive-dev liburing-dev zlib1g-dev libdeflate-dev libzstd-dev libtsk-dev
+clang libclang-rt-14-dev
+qemu-utils libarchive-tools 7zip xorriso mtools dosfstools e2fsprogs fdisk gdisk
+cpio binutils xz-utils zstd bzip2 lz4 lzip file
+fio hyperfine
+xvfb xauth imagemagick
+desktop-file-utils appstream shared-mime-info dpkg-dev
+python3
+"
+
+missing=""
+for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+
+if [ -z "$missing" ]; then
+    exit 0
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "setup.sh: need root or sudo to install:$missing" >&2
+    exit 1
+fi
+
+echo "setup.sh: installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,59 @@
+#include "open_job.h"
+
+#include "formats/format.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace asc::ui {
+
+Result<QByteArray> readHead(const ByteSource &source, qsizetype bytes)
+{
+    QByteArray head(qsizetype(std::min<uint64_t>(uint64_t(bytes), source.size())), Qt::Uninitialized);
+    auto got = source.readAt(0, std::span(head.data(), size_t(head.size())));
+    if (!got)
+        return std::move(got).error();
+    head.truncate(qsizetype(*got));
+    return head;
+}
+
+static Result<OpenedSpec> openSpec(const QString &spec)
+{
+    OpenedSpec opened;
+    opened.spec = spec;
+    auto location = resolve(spec);
+    if (!location)
+        return std::move(location).error();
+    opened.location = std::move(location).value();
+    if (opened.location.isDirectory()) {
+        opened.container = opened.location.parent;
+        opened.formatName = QStringLiteral("directory");
+        return opened;
+    }
+    const ByteSource &source = *opened.location.source;
+    opened.size = source.size();
+    auto head = readHead(source);
+    if (!head)
+        return std::move(head).error();
+    opened.head = std::move(head).value();
+    auto format = probeFormat(opened.location.source);
+    if (format && *format) {
+        auto container = openContainer(opened.location.source);
+        if (container) {
+            opened.container = std::move(container).value();
+            opened.formatName = opened.container->formatName();
+        } else {
+            opened.problem = container.error().toString();
+            opened.formatName = QStringLiteral("data");
+        }
+    } else {
+        opened.formatName = QStringLiteral("data");
+    }
+    return opened;
+}
+
+QFuture<Result<OpenedSpec>> openSpecAsync(const QString &spec)
+{
+    return QtConcurrent::run(openSpec, spec);
+}
+
+} // namespace asc::ui

@@ -1,0 +1,26 @@
+#pragma once
+// Opening a SPEC off the UI thread: resolve it, read the first 64 KiB for the hex view, and
+// open its container if it is one.
+
+#include "vfs/spec.h"
+
+#include <QFuture>
+
+namespace asc::ui {
+
+struct OpenedSpec {
+    QString spec;
+    Location location;
+    ContainerPtr container;  // null for plain data (then the hex view is all there is)
+    QByteArray head;         // the first 64 KiB
+    quint64 size = 0;
+    QString formatName;      // "tar", "zip", ... or "data"
+    QString problem;         // why it is not a container, when that is interesting
+};
+
+inline constexpr qsizetype kHeadBytes = 64 * 1024;
+
+QFuture<Result<OpenedSpec>> openSpecAsync(const QString &spec);
+Result<QByteArray> readHead(const ByteSource &source, qsizetype bytes = kHeadBytes);
+
+} // namespace asc::ui
