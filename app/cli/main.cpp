@@ -24,6 +24,7 @@ static const char *kHelp =
     "  info SPEC [--json]           format and metadata\n"
     "  ls SPEC [--json]             every entry below SPEC, recursively, in archive order\n"
     "  cat SPEC                     the bytes of an entry (or file) to stdout\n"
+    "  extract SPEC -C DIR          safe extraction into DIR\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 bad input or failed operation,\n"
     "2 usage error.\n";
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
     };
     static const Command commands[] = {
         {"formats", cli::runFormats}, {"strategies", cli::runStrategies}, {"cat", cli::runCat},
-        {"ls", cli::runLs},           {"info", cli::runInfo},
+        {"ls", cli::runLs},           {"info", cli::runInfo},             {"extract", cli::runExtract},
     };
     for (const Command &c : commands) {
         if (command == QLatin1String(c.name))

@@ -44,6 +44,22 @@ static Result<std::optional<Entry>> findEntry(Container &container, const QByteA
     return found;
 }
 
+// A hardlink to `path` that carries the group's content (cpio newc), if any.
+static Result<std::optional<Entry>> findDataCarrier(Container &container, const QByteArray &path)
+{
+    std::optional<Entry> found;
+    auto listed = container.list([&](const Entry &entry) {
+        if (entry.type == EntryType::Hardlink && entry.target == path && entry.size > 0 && entry.size != kUnknown) {
+            found = entry;
+            return false;
+        }
+        return true;
+    });
+    if (!listed)
+        return std::move(listed).error();
+    return found;
+}
+
 Result<Location> resolve(const QString &spec)
 {
     const SpecParts parts = splitSpec(spec);
@@ -78,7 +94,7 @@ Result<Location> resolve(const QString &spec)
         if (*entry) {
             target = **entry;
             // A hardlink reads as the file it points to.
-            for (int hops = 0; target.type == EntryType::Hardlink && hops < 8; ++hops) {
+            for (int hops = 0; target.type == EntryType::Hardlink && (target.size == 0 || target.size == kUnknown) && hops < 8; ++hops) {
                 bool dummy = false;
                 auto linked = findEntry(*next.parent, target.target, &dummy);
                 if (!linked)
@@ -91,10 +107,18 @@ Result<Location> resolve(const QString &spec)
             return Error::make(ErrorKind::NotFound, here.spec,
                                QStringLiteral("no entry '%1'").arg(QString::fromUtf8(path)));
         }
+        if (target.type == EntryType::File && target.size == 0) {
+            // cpio stores a hardlink group's data with its last member; find it if there is one.
+            auto carrier = findDataCarrier(*next.parent, target.path);
+            if (!carrier)
+                return std::move(carrier).error();
+            if (*carrier)
+                target = **carrier;
+        }
         if (!*entry || target.type == EntryType::Dir) {
             next.directory = path;
             next.entry = *entry;
-        } else if (target.type == EntryType::File || target.type == EntryType::Partition) {
+        } else if (target.type == EntryType::File || target.type == EntryType::Partition || target.type == EntryType::Hardlink) {
             auto content = next.parent->open(target);
             if (!content)
                 return std::move(content).error();

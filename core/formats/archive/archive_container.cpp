@@ -81,7 +81,7 @@ Result<void> ArchiveContainer::walk(const ContentSink &sink)
             return std::move(more).error();
         if (!*more)
             return {};
-        const bool readable = entry.type == EntryType::File;
+        const bool readable = entry.type == EntryType::File || (entry.type == EntryType::Hardlink && entry.size > 0);
         const Error encrypted = Error::make(ErrorKind::Unsupported, source_->name() + QStringLiteral("!/") + QString::fromUtf8(entry.path),
                                             QStringLiteral("entry is encrypted; ArchiveScope cannot decrypt it"));
         const ContentReader content = [&](std::span<char> out) -> Result<size_t> {
@@ -102,7 +102,8 @@ Result<void> ArchiveContainer::walk(const ContentSink &sink)
 Result<SourcePtr> ArchiveContainer::open(const Entry &entry)
 {
     const QString name = source_->name() + QStringLiteral("!/") + QString::fromUtf8(entry.path);
-    if (entry.type != EntryType::File)
+    const bool hardlinkWithData = entry.type == EntryType::Hardlink && entry.size > 0 && entry.size != kUnknown;
+    if (entry.type != EntryType::File && !hardlinkWithData)
         return Error::make(ErrorKind::Usage, name,
                            QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
     if (entry.encrypted)

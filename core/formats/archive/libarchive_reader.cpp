@@ -178,7 +178,8 @@ void LibarchiveReader::fill(archive_entry *raw, Entry &entry)
         const char *target = archive_entry_symlink(raw);
         entry.target = QByteArray(target ? target : "");
     }
-    if (entry.type == EntryType::File)
+    // cpio keeps a hardlink group's data on its last member: such a hardlink carries content.
+    if (entry.type == EntryType::File || entry.type == EntryType::Hardlink)
         entry.size = archive_entry_size_is_set(raw) ? uint64_t(std::max<la_int64_t>(0, archive_entry_size(raw)))
                                                     : kUnknown;
     entry.mode = uint32_t(archive_entry_perm(raw)) & 07777;

@@ -1,0 +1,79 @@
+// `extract SPEC -C DIR [--overwrite]`: safe extraction (see core/vfs/extraction.h).
+
+#include "argument_parser.h"
+#include "cli_output.h"
+#include "commands.h"
+#include "units.h"
+#include "vfs/extraction.h"
+#include "vfs/path_text.h"
+#include "vfs/spec.h"
+
+#include <cstdio>
+
+namespace asc::cli {
+
+int runExtract(const QStringList &args)
+{
+    ArgumentParser p(QStringLiteral("extract"),
+                     QStringLiteral("Extract SPEC (an archive: everything; an entry; a directory and all below it) into DIR.\n"
+                                    "Never writes outside DIR: entries with '..' or absolute paths, paths through symlinks and\n"
+                                    "hardlinks to files outside are refused and reported; the rest is extracted. Files are\n"
+                                    "written to a temporary name, fsynced, then renamed. setuid/setgid bits are dropped.\n"
+                                    "Exit status 1 when anything was refused or a limit stopped extraction."));
+    p.addPositional(QStringLiteral("SPEC"), QStringLiteral("what to extract"));
+    QCommandLineParser &parser = p.parser();
+    parser.addOption({{QStringLiteral("C"), QStringLiteral("directory")}, QStringLiteral("Target directory (created if missing)."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("overwrite"), QStringLiteral("Replace existing files.")});
+    parser.addOption({QStringLiteral("max-bytes"), QStringLiteral("Stop after writing this much (default 64G; 0 = no limit)."), QStringLiteral("SIZE")});
+    parser.addOption({QStringLiteral("max-ratio"), QStringLiteral("Stop when output exceeds N times the archive's size, past 64 MiB (default 200; 0 = no limit)."), QStringLiteral("N")});
+    if (auto stop = p.parse(args, 1))
+        return *stop;
+    if (!parser.isSet(QStringLiteral("C")))
+        return usage(QStringLiteral("extract: -C DIR is required"));
+    const QString spec = parser.positionalArguments().first();
+    ExtractOptions options;
+    options.overwrite = parser.isSet(QStringLiteral("overwrite"));
+    if (parser.isSet(QStringLiteral("max-bytes"))) {
+        auto size = parseSize(parser.value(QStringLiteral("max-bytes")));
+        if (!size)
+            return usage(QStringLiteral("extract: --max-bytes: not a size: %1").arg(parser.value(QStringLiteral("max-bytes"))));
+        options.maxBytes = *size;
+    }
+    if (parser.isSet(QStringLiteral("max-ratio"))) {
+        bool ok = false;
+        options.maxRatio = parser.value(QStringLiteral("max-ratio")).toDouble(&ok);
+        if (!ok || options.maxRatio < 0)
+            return usage(QStringLiteral("extract: --max-ratio: not a number: %1").arg(parser.value(QStringLiteral("max-ratio"))));
+    }
+
+    auto location = resolve(spec);
+    if (!location)
+        return fail(spec, location.error());
+    ContainerPtr container;
+    QByteArray selection;
+    if (location->isDirectory()) {
+        container = location->parent;
+        selection = location->directory;
+    } else if (location->parent && location->entry && location->entry->type == EntryType::File) {
+        container = location->parent;
+        selection = location->entry->path;
+    } else {
+        auto opened = containerAt(*location);
+        if (!opened)
+            return fail(spec, opened.error());
+        container = std::move(opened).value();
+    }
+    auto report = extractEntries(*container, selection, parser.value(QStringLiteral("C")), options);
+    if (!report)
+        return fail(spec, report.error());
+    for (const ExtractRefusal &refusal : report->refused)
+        std::fprintf(stderr, "archivescope-cli: %s!/%s: refused: %s\n", qPrintable(container->source()->name()),
+                     pathText(refusal.path).toUtf8().constData(), refusal.reason.toUtf8().constData());
+    printLine(QStringLiteral("extracted %1 files, %2 directories, %3 links (%4 bytes); %5 refused")
+                  .arg(report->files).arg(report->directories).arg(report->links).arg(report->bytes).arg(report->refused.size()));
+    if (report->stopped)
+        return fail(spec, *report->stopped);
+    return report->refused.empty() ? Success : Failure;
+}
+
+} // namespace asc::cli

@@ -1,0 +1,369 @@
+#include "extraction.h"
+
+#include <QRandomGenerator>
+#include <cerrno>
+#include <fcntl.h>
+#include <memory>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace asc {
+
+namespace {
+
+constexpr size_t kChunk = 1 << 20;
+
+class Fd {
+public:
+    explicit Fd(int fd = -1) : fd_(fd) {}
+    ~Fd() { reset(); }
+    Fd(Fd &&other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+    Fd &operator=(Fd &&other) noexcept { reset(); fd_ = std::exchange(other.fd_, -1); return *this; }
+    void reset() { if (fd_ >= 0) ::close(fd_); fd_ = -1; }
+    int get() const { return fd_; }
+    explicit operator bool() const { return fd_ >= 0; }
+
+private:
+    int fd_;
+};
+
+QString errnoText(int err) { return QString::fromLocal8Bit(strerror(err)); }
+
+struct PendingDirectory {
+    QByteArray path;
+    uint32_t mode;
+    int64_t mtime;
+    uint32_t mtimeNsec;
+    bool hasMtime;
+};
+
+class Extractor {
+public:
+    Extractor(Container &container, const QString &directory, const ExtractOptions &options,
+              const CancelFlag &cancel, const std::function<void(uint64_t)> &progress)
+        : container_(container), directory_(directory), options_(options), cancel_(cancel), progress_(progress)
+    {
+    }
+
+    Result<void> openRoot()
+    {
+        const QByteArray native = directory_.toLocal8Bit();
+        if (::mkdir(native.constData(), 0755) != 0 && errno != EEXIST)
+            return Error::system(directory_, QStringLiteral("create directory"), errno);
+        root_ = Fd(::open(native.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+        if (!root_)
+            return Error::system(directory_, QStringLiteral("open directory"), errno);
+        if (::faccessat(root_.get(), ".", W_OK, AT_EACCESS) != 0)
+            return Error::system(directory_, QStringLiteral("write into directory"), errno);
+        return {};
+    }
+
+    // Opens the directory holding `path`'s last component, creating missing directories when
+    // `create`. Refuses to pass through anything that is not a real directory.
+    Result<Fd> openParent(const QList<QByteArray> &parts, bool create)
+    {
+        Fd current(::dup(root_.get()));
+        for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
+            const QByteArray &part = parts[i];
+            int fd = ::openat(current.get(), part.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (fd < 0 && errno == ENOENT && create) {
+                if (::mkdirat(current.get(), part.constData(), 0755) != 0 && errno != EEXIST)
+                    return Error::system(directory_, QStringLiteral("create directory '%1'").arg(QString::fromUtf8(part)), errno);
+                fd = ::openat(current.get(), part.constData(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            }
+            if (fd < 0) {
+                const int err = errno;
+                if (err == ELOOP || err == ENOTDIR)
+                    return Error::make(ErrorKind::Format, directory_,
+                                       QStringLiteral("'%1' is a symlink or not a directory: refusing to write through it")
+                                           .arg(QString::fromUtf8(parts.mid(0, i + 1).join('/'))));
+                return Error::system(directory_, QStringLiteral("open directory '%1'").arg(QString::fromUtf8(part)), err);
+            }
+            current = Fd(fd);
+        }
+        return current;
+    }
+
+    void refuse(const QByteArray &path, const QString &reason)
+    {
+        report_.refused.push_back({path, reason});
+    }
+
+    // Returns false when an existing name must be kept.
+    bool makeRoom(int parent, const QByteArray &name, const QByteArray &path, bool replacingWithFile)
+    {
+        struct stat st {};
+        if (::fstatat(parent, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            return true;
+        if (S_ISDIR(st.st_mode)) {
+            refuse(path, QStringLiteral("a directory of that name exists"));
+            return false;
+        }
+        if (!options_.overwrite) {
+            refuse(path, QStringLiteral("exists (use --overwrite to replace it)"));
+            return false;
+        }
+        if (!replacingWithFile) // files replace atomically by rename; links need the name free
+            ::unlinkat(parent, name.constData(), 0);
+        return true;
+    }
+
+    Result<bool> extractFile(const Entry &entry, const Container::ContentReader &read, int parent, const QByteArray &name)
+    {
+        if (!makeRoom(parent, name, entry.path, true))
+            return true;
+        QByteArray temp;
+        Fd out;
+        for (int attempt = 0; attempt < 16 && !out; ++attempt) {
+            temp = ".archivescope-tmp-" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+            out = Fd(::openat(parent, temp.constData(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600));
+        }
+        if (!out) {
+            refuse(entry.path, QStringLiteral("cannot create a file: %1").arg(errnoText(errno)));
+            return true;
+        }
+        auto discard = [&] { ::unlinkat(parent, temp.constData(), 0); };
+        std::unique_ptr<char[]> buffer(new char[kChunk]);
+        const uint64_t containerBytes = std::max<uint64_t>(1, container_.source()->size());
+        for (;;) {
+            if (cancel_.isCancelled()) {
+                discard();
+                report_.stopped = Error::cancelled();
+                return false;
+            }
+            auto got = read(std::span(buffer.get(), kChunk));
+            if (!got) {
+                discard();
+                refuse(entry.path, got.error().withoutFile());
+                if (got.error().kind == ErrorKind::Unsupported)
+                    return true; // e.g. an encrypted entry: the others can still be read
+                // A broken stream cannot go on to the next entry reliably.
+                report_.stopped = got.error();
+                return false;
+            }
+            if (*got == 0)
+                break;
+            const uint64_t total = report_.bytes + *got;
+            if (options_.maxBytes && total > options_.maxBytes) {
+                discard();
+                report_.stopped = Error::make(ErrorKind::Limit, directory_,
+                    QStringLiteral("stopped at '%1': extraction would write more than %2 bytes; raise the limit with --max-bytes SIZE (0 = no limit)")
+                        .arg(QString::fromUtf8(entry.path)).arg(options_.maxBytes));
+                return false;
+            }
+            if (options_.maxRatio > 0 && total > options_.ratioGrace && double(total) / double(containerBytes) > options_.maxRatio) {
+                discard();
+                report_.stopped = Error::make(ErrorKind::Limit, directory_,
+                    QStringLiteral("stopped at '%1': output exceeds %2 times the archive's size (%3 bytes), which looks like a decompression bomb; "
+                                   "raise the limit with --max-ratio N (0 = no limit)")
+                        .arg(QString::fromUtf8(entry.path)).arg(options_.maxRatio).arg(containerBytes));
+                return false;
+            }
+            for (size_t done = 0; done < *got;) {
+                const ssize_t n = ::write(out.get(), buffer.get() + done, *got - done);
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n < 0) {
+                    const int err = errno;
+                    discard();
+                    report_.stopped = Error::system(directory_, QStringLiteral("write '%1'").arg(QString::fromUtf8(entry.path)), err);
+                    return false;
+                }
+                done += size_t(n);
+            }
+            report_.bytes = total;
+            if (progress_)
+                progress_(report_.bytes);
+        }
+        ::fchmod(out.get(), entry.mode & 0777); // setuid, setgid and sticky never survive
+        if (entry.hasMtime) {
+            const timespec times[2] = {{entry.mtime, long(entry.mtimeNsec)}, {entry.mtime, long(entry.mtimeNsec)}};
+            ::futimens(out.get(), times);
+        }
+        if (::fsync(out.get()) != 0) {
+            const int err = errno;
+            discard();
+            refuse(entry.path, QStringLiteral("fsync failed: %1").arg(errnoText(err)));
+            return true;
+        }
+        out.reset();
+        const unsigned flags = options_.overwrite ? 0 : RENAME_NOREPLACE;
+        if (::renameat2(parent, temp.constData(), parent, name.constData(), flags) != 0) {
+            const int err = errno;
+            discard();
+            refuse(entry.path, err == EEXIST ? QStringLiteral("exists (use --overwrite to replace it)")
+                                             : QStringLiteral("cannot rename into place: %1").arg(errnoText(err)));
+            return true;
+        }
+        ++report_.files;
+        return true;
+    }
+
+    // cpio: the last member of a hardlink group carries the data. Write it under this name, then
+    // make the earlier (empty) member a link to it, as the archive meant.
+    Result<bool> extractLinkWithData(const Entry &entry, const Container::ContentReader &read, int dirfd, const QByteArray &name)
+    {
+        const uint64_t filesBefore = report_.files;
+        auto written = extractFile(entry, read, dirfd, name);
+        if (!written || !*written || report_.files == filesBefore)
+            return written;
+        --report_.files;
+        ++report_.links;
+        const QList<QByteArray> targetParts = entry.target.split('/');
+        bool unsafe = entry.target.isEmpty();
+        for (const QByteArray &part : targetParts)
+            unsafe = unsafe || part.isEmpty() || part == "." || part == "..";
+        if (unsafe)
+            return true;
+        auto targetParent = openParent(targetParts, false);
+        struct stat st {};
+        if (!targetParent || ::fstatat(targetParent->get(), targetParts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(st.st_mode) || st.st_size != 0)
+            return true;
+        const QByteArray temp = ".archivescope-tmp-" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+        if (::linkat(dirfd, name.constData(), targetParent->get(), temp.constData(), 0) == 0 &&
+            ::renameat(targetParent->get(), temp.constData(), targetParent->get(), targetParts.last().constData()) != 0)
+            ::unlinkat(targetParent->get(), temp.constData(), 0);
+        return true;
+    }
+
+    Result<bool> extractEntry(const Entry &entry, const Container::ContentReader &read)
+    {
+        if (entry.unsafePath) {
+            refuse(entry.path, QStringLiteral("absolute path or '..' component: refusing to leave the target directory"));
+            return true;
+        }
+        if (entry.path.isEmpty())
+            return true;
+        const QList<QByteArray> parts = entry.path.split('/');
+        for (const QByteArray &part : parts) {
+            if (part.isEmpty() || part == "." || part == "..") {
+                refuse(entry.path, QStringLiteral("malformed path"));
+                return true;
+            }
+        }
+        auto parent = openParent(parts, true);
+        if (!parent) {
+            refuse(entry.path, parent.error().withoutFile());
+            return true;
+        }
+        const QByteArray &name = parts.last();
+        const int dirfd = parent->get();
+        switch (entry.type) {
+        case EntryType::Dir: {
+            if (::mkdirat(dirfd, name.constData(), 0700) != 0 && errno != EEXIST) {
+                refuse(entry.path, QStringLiteral("cannot create directory: %1").arg(errnoText(errno)));
+                return true;
+            }
+            struct stat st {};
+            if (::fstatat(dirfd, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode)) {
+                refuse(entry.path, QStringLiteral("a non-directory of that name exists"));
+                return true;
+            }
+            // Modes and times of directories are applied at the end, so a read-only
+            // directory does not stop its own contents from being written.
+            directories_.push_back({entry.path, entry.mode, entry.mtime, entry.mtimeNsec, entry.hasMtime});
+            ++report_.directories;
+            return true;
+        }
+        case EntryType::File:
+            return extractFile(entry, read, dirfd, name);
+        case EntryType::Symlink:
+            if (!makeRoom(dirfd, name, entry.path, false))
+                return true;
+            if (::symlinkat(entry.target.constData(), dirfd, name.constData()) != 0) {
+                refuse(entry.path, QStringLiteral("cannot create symlink: %1").arg(errnoText(errno)));
+                return true;
+            }
+            ++report_.links;
+            return true;
+        case EntryType::Hardlink: {
+            if (entry.size > 0 && entry.size != kUnknown)
+                return extractLinkWithData(entry, read, dirfd, name);
+            bool targetUnsafe = false;
+            const QList<QByteArray> targetParts = entry.target.split('/');
+            for (const QByteArray &part : targetParts)
+                targetUnsafe = targetUnsafe || part.isEmpty() || part == "." || part == "..";
+            if (targetUnsafe || entry.target.isEmpty()) {
+                refuse(entry.path, QStringLiteral("hardlink target '%1' points outside the target directory").arg(QString::fromUtf8(entry.target)));
+                return true;
+            }
+            auto targetParent = openParent(targetParts, false);
+            struct stat st {};
+            if (!targetParent || ::fstatat(targetParent->get(), targetParts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                !S_ISREG(st.st_mode)) {
+                refuse(entry.path, QStringLiteral("hardlink target '%1' was not extracted").arg(QString::fromUtf8(entry.target)));
+                return true;
+            }
+            if (!makeRoom(dirfd, name, entry.path, false))
+                return true;
+            if (::linkat(targetParent->get(), targetParts.last().constData(), dirfd, name.constData(), 0) != 0) {
+                refuse(entry.path, QStringLiteral("cannot create hardlink: %1").arg(errnoText(errno)));
+                return true;
+            }
+            ++report_.links;
+            return true;
+        }
+        case EntryType::CharDev:
+        case EntryType::BlockDev:
+        case EntryType::Fifo:
+        case EntryType::Socket:
+            refuse(entry.path, QStringLiteral("%1: special files are not extracted").arg(entryTypeName(entry.type)));
+            return true;
+        case EntryType::Partition:
+            return extractFile(entry, read, dirfd, name);
+        }
+        return true;
+    }
+
+    void finishDirectories()
+    {
+        // Deepest first, so setting a parent's mode comes after its children were touched.
+        for (auto it = directories_.rbegin(); it != directories_.rend(); ++it) {
+            const QList<QByteArray> parts = it->path.split('/');
+            auto parent = openParent(parts, false);
+            if (!parent)
+                continue;
+            ::fchmodat(parent->get(), parts.last().constData(), (it->mode & 0777) | 0700, AT_SYMLINK_NOFOLLOW);
+            if (it->hasMtime) {
+                const timespec times[2] = {{it->mtime, long(it->mtimeNsec)}, {it->mtime, long(it->mtimeNsec)}};
+                ::utimensat(parent->get(), parts.last().constData(), times, AT_SYMLINK_NOFOLLOW);
+            }
+        }
+    }
+
+    ExtractReport &report() { return report_; }
+
+private:
+    Container &container_;
+    QString directory_;
+    ExtractOptions options_;
+    const CancelFlag &cancel_;
+    const std::function<void(uint64_t)> &progress_;
+    Fd root_;
+    ExtractReport report_;
+    std::vector<PendingDirectory> directories_;
+};
+
+} // namespace
+
+Result<ExtractReport> extractEntries(Container &container, const QByteArray &selection, const QString &directory,
+                                     const ExtractOptions &options, const CancelFlag &cancel,
+                                     const std::function<void(uint64_t)> &progress)
+{
+    Extractor extractor(container, directory, options, cancel, progress);
+    if (auto opened = extractor.openRoot(); !opened)
+        return std::move(opened).error();
+    const QByteArray prefix = selection.isEmpty() ? QByteArray() : selection + '/';
+    auto walked = container.walk([&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+        if (!selection.isEmpty() && entry.path != selection && !entry.path.startsWith(prefix))
+            return true;
+        return extractor.extractEntry(entry, read);
+    });
+    extractor.finishDirectories();
+    if (!walked && !extractor.report().stopped)
+        extractor.report().stopped = walked.error();
+    return std::move(extractor.report());
+}
+
+} // namespace asc
