@@ -1,6 +1,11 @@
 #include "main_window.h"
 
+#include "details_pane.h"
+#include "entry_filter_model.h"
+#include "entry_tree_model.h"
+#include "extract_job.h"
 #include "hex_view.h"
+#include "listing_job.h"
 #include "units.h"
 #include "version.h"
 
@@ -10,64 +15,148 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPointer>
+#include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QToolBar>
+#include <QTreeView>
 #include <QVBoxLayout>
+
+// The resources live in a static library: register them before the first use.
+static void initResources()
+{
+    Q_INIT_RESOURCE(resources);
+}
 
 namespace asc::ui {
 
+// Drag-out extracts into a temporary folder before the drop; beyond this it would stall the UI.
+static constexpr uint64_t kDragLimit = 256ULL << 20;
+
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
+    initResources();
     setAcceptDrops(true);
     setWindowTitle(tr("ArchiveScope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/archivescope.svg")));
 
+    model_ = new EntryTreeModel(this);
+    proxy_ = new EntryFilterModel(this);
+    proxy_->setSourceModel(model_);
+
     auto *central = new QWidget(this);
     auto *layout = new QVBoxLayout(central);
-    address_ = new QLineEdit(central);
-    address_->setPlaceholderText(tr("File or SPEC (outer!/inner/path) — press Enter to open"));
+    layout->setContentsMargins(4, 4, 4, 4);
+    banner_ = new QLabel(central);
+    banner_->setWordWrap(true);
+    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    banner_->setAutoFillBackground(true);
+    banner_->setForegroundRole(QPalette::HighlightedText);
+    banner_->setBackgroundRole(QPalette::Highlight);
+    banner_->setMargin(6);
+    banner_->hide();
+
+    tree_ = new QTreeView(central);
+    tree_->setModel(proxy_);
+    tree_->setSortingEnabled(true);
+    tree_->sortByColumn(EntryTreeModel::Name, Qt::AscendingOrder);
+    tree_->setUniformRowHeights(true); // needed for 100k-row trees to stay fast
+    tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    tree_->setDragEnabled(true);
+    tree_->setDragDropMode(QAbstractItemView::DragOnly);
+    tree_->setAlternatingRowColors(true);
+    tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
+    tree_->header()->resizeSection(EntryTreeModel::Name, 320);
+    connect(tree_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::selectionChanged);
+    connect(model_, &EntryTreeModel::expansionRequested, this, &MainWindow::expandNested);
+    connect(model_, &EntryTreeModel::dragExtractionRequested, this,
+            [this](const QList<int32_t> &nodes, QStringList *paths) { *paths = extractForDrag(nodes); }, Qt::DirectConnection);
+
+    details_ = new DetailsPane(central);
+    splitter_ = new QSplitter(Qt::Horizontal, central);
+    splitter_->addWidget(tree_);
+    splitter_->addWidget(details_);
+    splitter_->setStretchFactor(0, 3);
+    splitter_->setStretchFactor(1, 2);
+    layout->addWidget(banner_);
+    layout->addWidget(splitter_, 1);
+    setCentralWidget(central);
+
+    buildToolBar();
+    buildMenus();
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(160);
+    progress_->setRange(0, 0);
+    progress_->hide();
+    counter_ = new QLabel(this);
+    statusBar()->addPermanentWidget(counter_);
+    statusBar()->addPermanentWidget(progress_);
+    statusBar()->showMessage(tr("Open a file with File > Open, or drop it on the window."));
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1200, 780);
+    splitter_->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
+}
+
+MainWindow::~MainWindow()
+{
+    stopLoading();
+    for (auto *watcher : listings_)
+        watcher->waitForFinished();
+    if (extraction_) {
+        extraction_->cancel();
+        extraction_->waitForFinished();
+    }
+}
+
+HexView *MainWindow::hexView() const
+{
+    return details_->hexView();
+}
+
+QString MainWindow::bannerText() const
+{
+    return banner_->isVisible() ? banner_->text() : QString();
+}
+
+void MainWindow::buildToolBar()
+{
+    QToolBar *bar = addToolBar(tr("Location"));
+    bar->setObjectName(QStringLiteral("location"));
+    bar->setMovable(false);
+    address_ = new QLineEdit(bar);
+    address_->setPlaceholderText(tr("File or SPEC (outer!/inner/path) — Enter opens it"));
     address_->setClearButtonEnabled(true);
     connect(address_, &QLineEdit::returnPressed, this, [this] {
         if (!address_->text().trimmed().isEmpty())
             openSpec(address_->text().trimmed());
     });
-    banner_ = new QLabel(central);
-    banner_->setWordWrap(true);
-    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    banner_->setAutoFillBackground(true);
-    banner_->setForegroundRole(QPalette::BrightText);
-    banner_->setBackgroundRole(QPalette::Highlight);
-    banner_->setMargin(6);
-    banner_->hide();
-    summary_ = new QLabel(tr("Open a file with File > Open, or drop it here."), central);
-    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    hex_ = new HexView(central);
-    splitter_ = new QSplitter(Qt::Vertical, central);
-    splitter_->addWidget(summary_);
-    splitter_->addWidget(hex_);
-    splitter_->setStretchFactor(1, 1);
-    layout->addWidget(address_);
-    layout->addWidget(banner_);
-    layout->addWidget(splitter_, 1);
-    setCentralWidget(central);
-
-    buildMenus();
-    statusBar()->showMessage(tr("Ready"));
-
-    QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1100, 750);
-    splitter_->restoreState(settings.value(QStringLiteral("window/splitter")).toByteArray());
+    filter_ = new QLineEdit(bar);
+    filter_->setPlaceholderText(tr("Filter names (text or *.glob)"));
+    filter_->setClearButtonEnabled(true);
+    filter_->setMaximumWidth(280);
+    connect(filter_, &QLineEdit::textChanged, this, [this](const QString &text) {
+        proxy_->setFilterText(text);
+        if (!text.isEmpty())
+            tree_->expandAll();
+    });
+    stopAction_ = new QAction(QApplication::style()->standardIcon(QStyle::SP_BrowserStop), tr("Stop"), this);
+    stopAction_->setToolTip(tr("Stop loading"));
+    stopAction_->setEnabled(false);
+    connect(stopAction_, &QAction::triggered, this, &MainWindow::stopLoading);
+    bar->addWidget(address_);
+    bar->addAction(stopAction_);
+    bar->addWidget(filter_);
 }
-
-MainWindow::~MainWindow() = default;
 
 void MainWindow::buildMenus()
 {
@@ -76,6 +165,9 @@ void MainWindow::buildMenus()
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    file->addSeparator();
+    QAction *extract = file->addAction(tr("&Extract Selected…"), this, &MainWindow::chooseExtractTarget);
+    extract->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -113,55 +205,218 @@ void MainWindow::chooseFile()
         openSpec(path);
 }
 
+void MainWindow::stopLoading()
+{
+    for (auto *watcher : listings_)
+        watcher->cancel();
+}
+
 void MainWindow::openSpec(const QString &spec)
 {
+    stopLoading();
     const quint64 generation = ++generation_;
     opening_ = true;
     address_->setText(spec);
+    banner_->hide();
     statusBar()->showMessage(tr("Opening %1…").arg(spec));
+    updateStatus();
     QPointer<MainWindow> self(this);
     openSpecAsync(spec).then(this, [self, generation, spec](Result<OpenedSpec> result) {
         if (!self || generation != self->generation_)
             return; // a newer open replaced this one
         self->opening_ = false;
-        if (result)
+        if (result) {
             self->showOpened(std::move(result).value());
-        else
+        } else {
             self->showError(spec, result.error());
+            self->updateStatus();
+            Q_EMIT self->opened(spec, false);
+        }
     });
 }
 
 void MainWindow::showOpened(OpenedSpec opened)
 {
-    banner_->hide();
     const QString name = QFileInfo(opened.spec.section(QStringLiteral("!/"), 0, 0)).fileName();
     const QString inner = opened.spec.contains(QStringLiteral("!/")) ? QStringLiteral("!/") + opened.spec.section(QStringLiteral("!/"), 1) : QString();
     setWindowTitle(tr("%1 — ArchiveScope").arg(name + inner));
-    summary_->setText(tr("<b>%1</b><br>Size: %2 (%3 bytes) · Format: %4")
-                          .arg(opened.spec.toHtmlEscaped(), sizeLabel(opened.size))
-                          .arg(opened.size)
-                          .arg(opened.formatName));
-    hex_->setBytes(opened.head);
+    model_->clear();
+    details_->showSource(opened.spec, opened.size, opened.formatName,
+                         opened.container ? opened.container->info() : QJsonObject(), opened.head);
+    if (!opened.problem.isEmpty())
+        showBanner(opened.problem);
     statusBar()->showMessage(tr("%1: %2 bytes").arg(opened.spec).arg(opened.size));
     recent_.add(opened.spec);
     rebuildRecentMenu();
     const QString spec = opened.spec;
     current_ = std::move(opened);
+    if (current_->container) {
+        const int32_t layer = model_->addLayer(current_->container, current_->location.isDirectory() ? spec.section(QStringLiteral("!/"), 0, -2) : spec);
+        startListing(layer);
+    }
+    updateStatus();
     Q_EMIT this->opened(spec, true);
 }
 
-void MainWindow::showError(const QString &spec, const Error &error)
+void MainWindow::startListing(int32_t layer)
 {
-    const QString text = error.file.isEmpty() ? spec + QStringLiteral(": ") + error.withoutFile() : error.toString();
+    auto *watcher = new QFutureWatcher<ListingBatch>(this);
+    listings_ << watcher;
+    const quint64 generation = generation_;
+    connect(watcher, &QFutureWatcher<ListingBatch>::resultsReadyAt, this, [this, watcher, layer, generation](int first, int last) {
+        if (generation != generation_)
+            return;
+        for (int i = first; i < last; ++i) {
+            ListingBatch batch = watcher->resultAt(i);
+            if (!batch.entries.empty()) {
+                model_->appendEntries(layer, std::move(batch.entries));
+                // One top folder (the usual tarball): show what is inside it.
+                const auto &top = model_->tree().node(EntryTree::kRoot).children;
+                if (layer == 0 && top.size() == 1)
+                    tree_->expand(proxy_->mapFromSource(model_->indexOf(top.front())));
+            }
+            if (batch.error)
+                showError(model_->tree().layer(layer).spec, *batch.error);
+        }
+        updateStatus();
+    });
+    connect(watcher, &QFutureWatcher<ListingBatch>::finished, this, [this, watcher, layer, generation] {
+        listings_.removeAll(watcher);
+        if (generation == generation_ && layer > 0)
+            model_->markExpanded(model_->tree().layer(layer).rootNode);
+        if (watcher->isCanceled())
+            statusBar()->showMessage(tr("Loading stopped: the tree shows what was read so far."));
+        watcher->deleteLater(); // releases the batches the future still holds
+        updateStatus();
+        if (listings_.isEmpty())
+            Q_EMIT listingFinished();
+    });
+    // Only the part below `directory` when a directory inside an archive was opened.
+    watcher->setFuture(listAsync(model_->tree().layer(layer).container));
+    updateStatus();
+}
+
+void MainWindow::expandNested(int32_t node)
+{
+    const EntryTree &tree = model_->tree();
+    const ContainerPtr parent = tree.layer(tree.node(node).layer).container;
+    const QString spec = tree.spec(node);
+    const quint64 generation = generation_;
+    statusBar()->showMessage(tr("Opening %1…").arg(spec));
+    QPointer<MainWindow> self(this);
+    openNestedAsync(parent, tree.entry(node)).then(this, [self, node, spec, generation](Result<ContainerPtr> container) {
+        if (!self || generation != self->generation_)
+            return;
+        if (!container) {
+            self->model_->markExpansionFailed(node);
+            self->showError(spec, container.error());
+            return;
+        }
+        const int32_t layer = self->model_->addLayer(std::move(container).value(), spec, self->model_->indexOf(node));
+        self->startListing(layer);
+    });
+}
+
+void MainWindow::selectionChanged()
+{
+    const QModelIndex current = tree_->selectionModel()->currentIndex();
+    if (!current.isValid()) {
+        if (current_)
+            details_->showSource(current_->spec, current_->size, current_->formatName,
+                                 current_->container ? current_->container->info() : QJsonObject(), current_->head);
+        return;
+    }
+    details_->showNode(model_->tree(), model_->nodeOf(proxy_->mapToSource(current)));
+}
+
+void MainWindow::updateStatus()
+{
+    const bool busy = isBusy();
+    stopAction_->setEnabled(!listings_.isEmpty());
+    progress_->setVisible(busy || (extraction_ != nullptr));
+    counter_->setText(model_->tree().size() > 1 ? tr("%n entries", nullptr, model_->tree().size() - 1) : QString());
+}
+
+void MainWindow::showBanner(const QString &text)
+{
     banner_->setText(text);
     banner_->show();
-    statusBar()->showMessage(tr("Could not open %1").arg(spec));
-    Q_EMIT opened(spec, false);
+}
+
+void MainWindow::showError(const QString &context, const Error &error)
+{
+    showBanner(error.file.isEmpty() ? context + QStringLiteral(": ") + error.withoutFile() : error.toString());
+    statusBar()->showMessage(tr("Problem with %1").arg(context));
+}
+
+void MainWindow::chooseExtractTarget()
+{
+    if (!current_ || !current_->container)
+        return;
+    const QString directory = QFileDialog::getExistingDirectory(this, tr("Extract To"));
+    if (!directory.isEmpty())
+        extractSelectedTo(directory);
+}
+
+void MainWindow::extractSelectedTo(const QString &directory)
+{
+    if (extraction_ || !current_ || !current_->container)
+        return;
+    const EntryTree &tree = model_->tree();
+    QList<ExtractRequest> requests;
+    for (const QModelIndex &index : tree_->selectionModel()->selectedRows()) {
+        const int32_t node = model_->nodeOf(proxy_->mapToSource(index));
+        const auto &layer = tree.layer(tree.node(node).layer);
+        requests << ExtractRequest{layer.container, tree.entry(node).path};
+    }
+    if (requests.isEmpty())
+        requests << ExtractRequest{current_->container, current_->location.isDirectory() ? current_->location.directory : QByteArray()};
+    extraction_ = new QFutureWatcher<ExtractSummary>(this);
+    connect(extraction_, &QFutureWatcher<ExtractSummary>::progressTextChanged, this,
+            [this](const QString &text) { statusBar()->showMessage(tr("Extracting… %1").arg(text)); });
+    connect(extraction_, &QFutureWatcher<ExtractSummary>::finished, this, [this] {
+        const ExtractSummary summary = extraction_->future().resultCount() ? extraction_->result() : ExtractSummary{};
+        extraction_->deleteLater();
+        extraction_ = nullptr;
+        QString text = describe(summary);
+        if (!summary.refusals.isEmpty())
+            text += QStringLiteral("\n") + summary.refusals.mid(0, 20).join(QLatin1Char('\n')) +
+                    (summary.refusals.size() > 20 ? tr("\n… and %1 more").arg(summary.refusals.size() - 20) : QString());
+        if (!summary.refusals.isEmpty() || summary.error)
+            showBanner(text);
+        statusBar()->showMessage(describe(summary));
+        updateStatus();
+        Q_EMIT extractionFinished(text);
+    });
+    extraction_->setFuture(extractAsync(requests, directory, ExtractOptions{}));
+    updateStatus();
+}
+
+QStringList MainWindow::extractForDrag(const QList<int32_t> &nodes)
+{
+    const EntryTree &tree = model_->tree();
+    uint64_t total = 0;
+    for (int32_t node : nodes)
+        total += tree.entry(node).size == kUnknown ? 0 : tree.entry(node).size;
+    if (total > kDragLimit) {
+        statusBar()->showMessage(tr("Too large to drag (%1): use Extract Selected… instead").arg(sizeLabel(total)));
+        return {};
+    }
+    dragDir_ = std::make_unique<QTemporaryDir>();
+    QStringList paths;
+    for (int32_t node : nodes) {
+        const Entry &entry = tree.entry(node);
+        const auto &layer = tree.layer(tree.node(node).layer);
+        auto report = extractEntries(*layer.container, entry.path, dragDir_->path(), ExtractOptions{});
+        if (report && report->refused.empty() && !report->stopped)
+            paths << dragDir_->filePath(QString::fromUtf8(entry.path));
+    }
+    return paths;
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent *event)
 {
-    if (event->mimeData()->hasUrls())
+    if (event->mimeData()->hasUrls() && event->source() == nullptr)
         event->acceptProposedAction();
 }
 
@@ -183,6 +438,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
     ++generation_; // results still arriving are dropped
+    stopLoading();
     QMainWindow::closeEvent(event);
 }
 

@@ -1,20 +1,31 @@
 #pragma once
-// The main window: address bar, entry tree, details and hex view, status bar. Files open from
-// the command line, the Open dialog, Open Recent, and by dropping them on the window.
+// The main window: address bar, filter, the entry tree (filled incrementally from a worker),
+// details and hex view, status bar with progress and Stop. Files open from the command line,
+// the Open dialog, Open Recent, and by dropping them on the window.
 
 #include "open_job.h"
 #include "recent_files.h"
 
+#include <QFutureWatcher>
 #include <QMainWindow>
+#include <QTemporaryDir>
+#include <memory>
 
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QProgressBar;
 class QSplitter;
+class QTreeView;
 
 namespace asc::ui {
 
+class DetailsPane;
+class EntryFilterModel;
+class EntryTreeModel;
 class HexView;
+struct ListingBatch;
+struct ExtractSummary;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -26,12 +37,24 @@ public:
     void openSpec(const QString &spec);
     QString currentSpec() const { return current_ ? current_->spec : QString(); }
     quint64 currentSize() const { return current_ ? current_->size : 0; }
-    bool isOpening() const { return opening_; }
-    HexView *hexView() const { return hex_; }
+    bool isBusy() const { return opening_ || !listings_.isEmpty(); }
+    HexView *hexView() const;
+    EntryTreeModel *model() const { return model_; }
+    EntryFilterModel *proxy() const { return proxy_; }
+    QTreeView *treeView() const { return tree_; }
+    DetailsPane *detailsPane() const { return details_; }
+    QLineEdit *filterEdit() const { return filter_; }
+    QString bannerText() const;
+    // Extracts the selected entries (all when nothing is selected) into `directory`.
+    void extractSelectedTo(const QString &directory);
+    void stopLoading();
 
 Q_SIGNALS:
     // After each open attempt, successful or not (tests wait on this).
     void opened(const QString &spec, bool ok);
+    // When no listing is running any more.
+    void listingFinished();
+    void extractionFinished(const QString &summary);
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -40,19 +63,36 @@ protected:
 
 private:
     void buildMenus();
+    void buildToolBar();
     void showOpened(OpenedSpec opened);
-    void showError(const QString &spec, const Error &error);
+    void showError(const QString &context, const Error &error);
+    void showBanner(const QString &text);
     void rebuildRecentMenu();
     void chooseFile();
+    void chooseExtractTarget();
+    void startListing(int32_t layer);
+    void expandNested(int32_t node);
+    void selectionChanged();
+    void updateStatus();
+    QStringList extractForDrag(const QList<int32_t> &nodes);
 
     QLineEdit *address_ = nullptr;
-    QLabel *summary_ = nullptr;
+    QLineEdit *filter_ = nullptr;
     QLabel *banner_ = nullptr;
-    HexView *hex_ = nullptr;
+    QTreeView *tree_ = nullptr;
+    DetailsPane *details_ = nullptr;
     QSplitter *splitter_ = nullptr;
     QMenu *recentMenu_ = nullptr;
+    QAction *stopAction_ = nullptr;
+    QProgressBar *progress_ = nullptr;
+    QLabel *counter_ = nullptr;
+    EntryTreeModel *model_ = nullptr;
+    EntryFilterModel *proxy_ = nullptr;
     RecentFiles recent_;
     std::optional<OpenedSpec> current_;
+    QList<QFutureWatcher<ListingBatch> *> listings_;
+    QFutureWatcher<ExtractSummary> *extraction_ = nullptr;
+    std::unique_ptr<QTemporaryDir> dragDir_;
     quint64 generation_ = 0; // a newer open drops results of older ones
     bool opening_ = false;
 };

@@ -1,0 +1,125 @@
+#include "details_pane.h"
+
+#include "entry_tree_model.h"
+#include "hex_view.h"
+#include "open_job.h"
+#include "units.h"
+#include "vfs/path_text.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace asc::ui {
+
+DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    fields_ = new QTextBrowser(split);
+    fields_->setOpenLinks(false);
+    hex_ = new HexView(split);
+    split->addWidget(fields_);
+    split->addWidget(hex_);
+    split->setStretchFactor(1, 1);
+    layout->addWidget(split);
+}
+
+QString DetailsPane::text() const
+{
+    return fields_->toPlainText();
+}
+
+static QString row(const QString &key, const QString &value)
+{
+    return QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(key.toHtmlEscaped(), value.toHtmlEscaped());
+}
+
+static QString jsonText(const QJsonValue &value)
+{
+    if (value.isObject())
+        return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
+    if (value.isArray())
+        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    if (value.isDouble() && value.toDouble() == double(qint64(value.toDouble())))
+        return QString::number(qint64(value.toDouble()));
+    return value.toVariant().toString();
+}
+
+void DetailsPane::showSource(const QString &spec, quint64 size, const QString &format, const QJsonObject &info, const QByteArray &head)
+{
+    ++generation_;
+    QString html = QStringLiteral("<table cellspacing=4>");
+    html += row(tr("Location"), spec);
+    html += row(tr("Size"), QStringLiteral("%1 (%2 bytes)").arg(sizeLabel(size)).arg(size));
+    html += row(tr("Format"), format);
+    for (auto it = info.begin(); it != info.end(); ++it)
+        html += row(it.key(), jsonText(it.value()));
+    fields_->setHtml(html + QStringLiteral("</table>"));
+    hex_->setBytes(head);
+}
+
+void DetailsPane::showNode(const EntryTree &tree, int32_t node)
+{
+    const quint64 generation = ++generation_;
+    const Entry &entry = tree.entry(node);
+    QString html = QStringLiteral("<table cellspacing=4>");
+    html += row(tr("Location"), tree.spec(node));
+    html += row(tr("Name"), pathText(entry.name()));
+    html += row(tr("Type"), entryTypeName(entry.type) + (tree.node(node).synthesized ? tr(" (implied by deeper paths)") : QString()));
+    if (entry.type == EntryType::File)
+        html += row(tr("Size"), entry.size == kUnknown ? tr("unknown") : QStringLiteral("%1 (%2 bytes)").arg(sizeLabel(entry.size)).arg(entry.size));
+    if (entry.compressedSize != kUnknown)
+        html += row(tr("Compressed"), QStringLiteral("%1 bytes").arg(entry.compressedSize));
+    if (entry.hasMtime)
+        html += row(tr("Modified"), QDateTime::fromSecsSinceEpoch(entry.mtime, Qt::UTC).toString(Qt::ISODate) +
+                                        QStringLiteral(" + %1 ns (%2)").arg(entry.mtimeNsec).arg(entry.mtime));
+    html += row(tr("Permissions"), QStringLiteral("%1 (%2)").arg(permissionString(entry.type, entry.mode)).arg(entry.mode, 4, 8, QLatin1Char('0')));
+    html += row(tr("Owner"), QStringLiteral("%1 (%2)").arg(QString::fromUtf8(entry.uname)).arg(entry.uid));
+    html += row(tr("Group"), QStringLiteral("%1 (%2)").arg(QString::fromUtf8(entry.gname)).arg(entry.gid));
+    if (!entry.target.isEmpty())
+        html += row(tr("Link target"), pathText(entry.target));
+    if (entry.type == EntryType::CharDev || entry.type == EntryType::BlockDev)
+        html += row(tr("Device"), QStringLiteral("%1:%2").arg(entry.rdevMajor).arg(entry.rdevMinor));
+    if (entry.dataOffset != kUnknown)
+        html += row(tr("Data offset"), QString::number(entry.dataOffset));
+    if (entry.encrypted)
+        html += row(tr("Encrypted"), tr("yes: content cannot be read"));
+    if (entry.unsafePath)
+        html += row(tr("Unsafe path"), tr("absolute or with '..': never extracted"));
+    if (!isValidUtf8(entry.path))
+        html += row(tr("Path bytes"), QString::fromLatin1(entry.path.toHex(' ')));
+    html += row(tr("Archive order"), QString::number(entry.ordinal));
+    const auto &layer = tree.layer(tree.node(node).layer);
+    const QJsonObject info = layer.container ? layer.container->info() : QJsonObject();
+    for (auto it = info.begin(); it != info.end(); ++it)
+        html += row(tr("Container %1").arg(it.key()), jsonText(it.value()));
+    fields_->setHtml(html + QStringLiteral("</table>"));
+
+    hex_->setBytes({});
+    if (entry.type != EntryType::File || entry.encrypted || !layer.container)
+        return;
+    QPointer<DetailsPane> self(this);
+    ContainerPtr container = layer.container;
+    QtConcurrent::run([container, entry]() -> Result<QByteArray> {
+        auto content = container->open(entry);
+        if (!content)
+            return std::move(content).error();
+        return readHead(**content);
+    }).then(this, [self, generation](Result<QByteArray> head) {
+        if (!self || generation != self->generation_)
+            return;
+        if (head)
+            self->hex_->setBytes(*head);
+        else
+            self->hex_->setPlainText(head.error().toString());
+    });
+}
+
+} // namespace asc::ui

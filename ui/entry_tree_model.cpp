@@ -1,0 +1,287 @@
+#include "entry_tree_model.h"
+
+#include "units.h"
+#include "vfs/path_text.h"
+
+#include <QApplication>
+#include <QDateTime>
+#include <QFileIconProvider>
+#include <QIcon>
+#include <QMimeData>
+#include <QStyle>
+#include <QUrl>
+
+namespace asc::ui {
+
+QString permissionString(EntryType type, uint32_t mode)
+{
+    QString text(10, QLatin1Char('-'));
+    const char kinds[] = {'-', 'd', 'l', 'h', 'c', 'b', 'p', 's', 'P'};
+    text[0] = QLatin1Char(kinds[int(type)]);
+    static const char rwx[] = "rwxrwxrwx";
+    for (int i = 0; i < 9; ++i)
+        if (mode & (0400u >> i))
+            text[i + 1] = QLatin1Char(rwx[i]);
+    if (mode & 04000) text[3] = (mode & 0100) ? QLatin1Char('s') : QLatin1Char('S');
+    if (mode & 02000) text[6] = (mode & 0010) ? QLatin1Char('s') : QLatin1Char('S');
+    if (mode & 01000) text[9] = (mode & 0001) ? QLatin1Char('t') : QLatin1Char('T');
+    return text;
+}
+
+EntryTreeModel::EntryTreeModel(QObject *parent) : QAbstractItemModel(parent) {}
+
+void EntryTreeModel::clear()
+{
+    beginResetModel();
+    tree_.clear();
+    expansionStarted_.clear();
+    expanded_.clear();
+    expansionFailed_.clear();
+    endResetModel();
+}
+
+int32_t EntryTreeModel::addLayer(ContainerPtr container, const QString &spec, const QModelIndex &parent)
+{
+    return tree_.addLayer(std::move(container), spec, parent.isValid() ? nodeOf(parent) : EntryTree::kRoot);
+}
+
+void EntryTreeModel::appendEntries(int32_t layer, std::vector<Entry> entries)
+{
+    EntryTree::Observer observer;
+    observer.beginInsert = [this](int32_t parent, int first, int last) { beginInsertRows(indexOf(parent), first, last); };
+    observer.endInsert = [this] { endInsertRows(); };
+    observer.changed = [this](int32_t node) { Q_EMIT dataChanged(indexOf(node, 0), indexOf(node, ColumnCount - 1)); };
+    tree_.append(layer, std::move(entries), observer);
+}
+
+int32_t EntryTreeModel::nodeOf(const QModelIndex &index) const
+{
+    return index.isValid() ? int32_t(index.internalId()) : EntryTree::kRoot;
+}
+
+QModelIndex EntryTreeModel::indexOf(int32_t node, int column) const
+{
+    if (node == EntryTree::kRoot)
+        return {};
+    return createIndex(tree_.node(node).row, column, quintptr(node));
+}
+
+QModelIndex EntryTreeModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (column < 0 || column >= ColumnCount || row < 0 || (parent.isValid() && parent.column() != 0))
+        return {};
+    const auto &children = tree_.node(nodeOf(parent)).children;
+    if (row >= int(children.size()))
+        return {};
+    return createIndex(row, column, quintptr(children[size_t(row)]));
+}
+
+QModelIndex EntryTreeModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid())
+        return {};
+    return indexOf(tree_.node(nodeOf(child)).parent);
+}
+
+int EntryTreeModel::rowCount(const QModelIndex &parent) const
+{
+    if (parent.isValid() && parent.column() != 0)
+        return 0;
+    return int(tree_.node(nodeOf(parent)).children.size());
+}
+
+int EntryTreeModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
+
+bool EntryTreeModel::looksNested(int32_t node) const
+{
+    const Entry &entry = tree_.entry(node);
+    if (entry.type != EntryType::File || expansionFailed_.contains(node))
+        return false;
+    static const char *suffixes[] = {".tar", ".tgz", ".tbz2", ".txz", ".tzst", ".zip", ".jar", ".7z", ".iso", ".cpio", ".a",
+                                     ".deb", ".rpm", ".xar", ".cab", ".rar", ".lha", ".lzh", ".gz", ".bz2", ".xz", ".zst",
+                                     ".lz4", ".lz", ".apk", ".whl", ".epub", ".war", ".qcow2", ".img", ".pxar", ".mpxar"};
+    const QByteArrayView name = tree_.name(node);
+    for (const char *suffix : suffixes) {
+        if (name.size() > qsizetype(qstrlen(suffix)) && name.endsWith(QByteArrayView(suffix)))
+            return true;
+    }
+    return false;
+}
+
+void EntryTreeModel::markExpanded(int32_t node)
+{
+    expanded_.insert(node);
+}
+
+void EntryTreeModel::markExpansionFailed(int32_t node)
+{
+    expansionFailed_.insert(node);
+    const QModelIndex index = indexOf(node);
+    Q_EMIT dataChanged(index, index);
+}
+
+bool EntryTreeModel::hasChildren(const QModelIndex &parent) const
+{
+    if (parent.isValid() && parent.column() != 0)
+        return false;
+    const int32_t node = nodeOf(parent);
+    if (!tree_.node(node).children.empty())
+        return true;
+    // A nested archive keeps its expander while it is being opened (until it fails or is empty).
+    return parent.isValid() && looksNested(node) && !expanded_.contains(node);
+}
+
+bool EntryTreeModel::canFetchMore(const QModelIndex &parent) const
+{
+    if (!parent.isValid() || parent.column() != 0)
+        return false;
+    // Still true while the nested archive is being opened: proxies only trust canFetchMore.
+    const int32_t node = nodeOf(parent);
+    return looksNested(node) && !expanded_.contains(node) && tree_.node(node).children.empty();
+}
+
+void EntryTreeModel::fetchMore(const QModelIndex &parent)
+{
+    const int32_t node = nodeOf(parent);
+    if (!canFetchMore(parent) || expansionStarted_.contains(node))
+        return;
+    expansionStarted_.insert(node);
+    Q_EMIT expansionRequested(node);
+}
+
+QString EntryTreeModel::typeText(const Entry &entry) const
+{
+    switch (entry.type) {
+    case EntryType::File: {
+        const QString name = pathText(entry.name());
+        const QMimeType mime = mimes_.mimeTypeForFile(name, QMimeDatabase::MatchExtension);
+        return mime.isDefault() ? tr("File") : mime.comment();
+    }
+    case EntryType::Dir: return tr("Folder");
+    case EntryType::Symlink: return tr("Symbolic link");
+    case EntryType::Hardlink: return tr("Hard link");
+    case EntryType::CharDev: return tr("Character device");
+    case EntryType::BlockDev: return tr("Block device");
+    case EntryType::Fifo: return tr("FIFO");
+    case EntryType::Socket: return tr("Socket");
+    case EntryType::Partition: return tr("Partition");
+    }
+    return {};
+}
+
+QVariant EntryTreeModel::icon(const Entry &entry, int32_t node) const
+{
+    static const QFileIconProvider provider;
+    if (entry.type == EntryType::Dir)
+        return provider.icon(QFileIconProvider::Folder);
+    if (entry.type == EntryType::Symlink || entry.type == EntryType::Hardlink)
+        return QApplication::style()->standardIcon(QStyle::SP_FileLinkIcon);
+    if (entry.type == EntryType::Partition)
+        return provider.icon(QFileIconProvider::Drive);
+    const QMimeType mime = mimes_.mimeTypeForFile(pathText(entry.name()), QMimeDatabase::MatchExtension);
+    const QIcon fallback = tree_.isLayerRoot(node) || looksNested(node) ? provider.icon(QFileIconProvider::Folder)
+                                                                        : provider.icon(QFileIconProvider::File);
+    return QIcon::fromTheme(mime.iconName(), QIcon::fromTheme(mime.genericIconName(), fallback));
+}
+
+QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid())
+        return {};
+    const int32_t node = nodeOf(index);
+    const Entry &entry = tree_.entry(node);
+    const bool isFile = entry.type == EntryType::File;
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (index.column()) {
+        case Name: return pathText(entry.name());
+        case Size: return isFile ? (entry.size == kUnknown ? tr("?") : sizeLabel(entry.size)) : QVariant();
+        case Compressed: return entry.compressedSize == kUnknown ? QVariant() : sizeLabel(entry.compressedSize);
+        case Type: return typeText(entry) + (entry.encrypted ? tr(" (encrypted)") : QString());
+        case Modified:
+            return entry.hasMtime ? QDateTime::fromSecsSinceEpoch(entry.mtime).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QVariant();
+        case Permissions: return tree_.node(node).synthesized ? QVariant() : permissionString(entry.type, entry.mode);
+        case Owner: {
+            if (tree_.node(node).synthesized)
+                return {};
+            const QString user = entry.uname.isEmpty() ? QString::number(entry.uid) : QString::fromUtf8(entry.uname);
+            const QString group = entry.gname.isEmpty() ? QString::number(entry.gid) : QString::fromUtf8(entry.gname);
+            return user + QLatin1Char('/') + group;
+        }
+        case LinkTarget: return entry.target.isEmpty() ? QVariant() : pathText(entry.target);
+        }
+        return {};
+    case Qt::DecorationRole:
+        return index.column() == Name ? icon(entry, node) : QVariant();
+    case Qt::TextAlignmentRole:
+        return index.column() == Size || index.column() == Compressed ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+    case Qt::ToolTipRole:
+        return index.column() == Name ? tree_.spec(node) : QVariant();
+    case SortRole:
+        switch (index.column()) {
+        case Name: return pathText(entry.name());
+        case Size: return isFile ? qulonglong(entry.size == kUnknown ? 0 : entry.size) : qulonglong(0);
+        case Compressed: return entry.compressedSize == kUnknown ? qulonglong(0) : qulonglong(entry.compressedSize);
+        case Modified: return qlonglong(entry.mtime);
+        default: return data(index, Qt::DisplayRole);
+        }
+    case NodeRole:
+        return node;
+    case IsDirRole:
+        return entry.type == EntryType::Dir || tree_.isLayerRoot(node);
+    }
+    return {};
+}
+
+QVariant EntryTreeModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Name: return tr("Name");
+    case Size: return tr("Size");
+    case Compressed: return tr("Compressed");
+    case Type: return tr("Type");
+    case Modified: return tr("Modified");
+    case Permissions: return tr("Permissions");
+    case Owner: return tr("Owner");
+    case LinkTarget: return tr("Link target");
+    }
+    return {};
+}
+
+Qt::ItemFlags EntryTreeModel::flags(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return Qt::NoItemFlags;
+    return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDragEnabled;
+}
+
+QStringList EntryTreeModel::mimeTypes() const
+{
+    return {QStringLiteral("text/uri-list")};
+}
+
+QMimeData *EntryTreeModel::mimeData(const QModelIndexList &indexes) const
+{
+    QList<int32_t> nodes;
+    for (const QModelIndex &index : indexes) {
+        if (index.column() == 0 && !nodes.contains(nodeOf(index)))
+            nodes << nodeOf(index);
+    }
+    QStringList paths;
+    Q_EMIT dragExtractionRequested(nodes, &paths);
+    if (paths.isEmpty())
+        return nullptr;
+    auto *mime = new QMimeData;
+    QList<QUrl> urls;
+    for (const QString &path : paths)
+        urls << QUrl::fromLocalFile(path);
+    mime->setUrls(urls);
+    return mime;
+}
+
+} // namespace asc::ui

@@ -1,0 +1,61 @@
+#include "extract_job.h"
+
+#include "units.h"
+#include "vfs/path_text.h"
+
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace asc::ui {
+
+static void extractAll(QPromise<ExtractSummary> &promise, QList<ExtractRequest> requests, QString directory, ExtractOptions options)
+{
+    ExtractSummary summary;
+    CancelFlag cancel;
+    uint64_t before = 0;
+    for (const ExtractRequest &request : requests) {
+        auto report = extractEntries(*request.container, request.selection, directory, options, cancel, [&](uint64_t bytes) {
+            if (promise.isCanceled())
+                cancel.cancel();
+            promise.setProgressValueAndText(int(std::min<uint64_t>((before + bytes) >> 20, INT32_MAX)),
+                                            sizeLabel(before + bytes));
+        });
+        if (!report) {
+            summary.error = report.error();
+            break;
+        }
+        summary.report.files += report->files;
+        summary.report.directories += report->directories;
+        summary.report.links += report->links;
+        summary.report.bytes += report->bytes;
+        before = summary.report.bytes;
+        for (const ExtractRefusal &refusal : report->refused)
+            summary.refusals << pathText(refusal.path) + QStringLiteral(": ") + refusal.reason;
+        if (report->stopped) {
+            summary.error = report->stopped;
+            break;
+        }
+    }
+    promise.addResult(std::move(summary));
+}
+
+QFuture<ExtractSummary> extractAsync(QList<ExtractRequest> requests, QString directory, ExtractOptions options)
+{
+    return QtConcurrent::run(extractAll, std::move(requests), std::move(directory), options);
+}
+
+QString describe(const ExtractSummary &summary)
+{
+    QString text = QObject::tr("Extracted %1 files, %2 folders, %3 links (%4)")
+                       .arg(summary.report.files)
+                       .arg(summary.report.directories)
+                       .arg(summary.report.links)
+                       .arg(sizeLabel(summary.report.bytes));
+    if (!summary.refusals.isEmpty())
+        text += QObject::tr("; %1 refused").arg(summary.refusals.size());
+    if (summary.error)
+        text += QObject::tr("; stopped: %1").arg(summary.error->toString());
+    return text;
+}
+
+} // namespace asc::ui

@@ -1,0 +1,52 @@
+#include "listing_job.h"
+
+#include "formats/format.h"
+
+#include <QElapsedTimer>
+#include <QPromise>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace asc::ui {
+
+static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr container)
+{
+    ListingBatch batch;
+    QElapsedTimer sinceFlush;
+    sinceFlush.start();
+    bool first = true;
+    auto flush = [&] {
+        promise.addResult(std::move(batch));
+        batch = ListingBatch{};
+        sinceFlush.restart();
+        first = false;
+    };
+    auto listed = container->list([&](const Entry &entry) {
+        if (promise.isCanceled())
+            return false;
+        batch.entries.push_back(entry);
+        const qint64 wait = first ? 30 : 100;
+        if ((batch.entries.size() >= 512 && sinceFlush.elapsed() >= wait) || (first && batch.entries.size() >= 1000))
+            flush();
+        return true;
+    });
+    if (!listed)
+        batch.error = listed.error();
+    flush();
+}
+
+QFuture<ListingBatch> listAsync(ContainerPtr container)
+{
+    return QtConcurrent::run(listInBatches, std::move(container));
+}
+
+QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry)
+{
+    return QtConcurrent::run([parent, entry]() -> Result<ContainerPtr> {
+        auto content = parent->open(entry);
+        if (!content)
+            return std::move(content).error();
+        return openContainer(std::move(content).value());
+    });
+}
+
+} // namespace asc::ui

@@ -1,0 +1,23 @@
+#pragma once
+// Lists a container on a worker thread and hands entries over in batches (small first, so the
+// first rows show at once; then about every 100 ms). Cancel the future to stop.
+
+#include "vfs/container.h"
+
+#include <QFuture>
+#include <optional>
+#include <vector>
+
+namespace asc::ui {
+
+struct ListingBatch {
+    std::vector<Entry> entries;
+    std::optional<Error> error; // set on the last batch when listing failed
+};
+
+QFuture<ListingBatch> listAsync(ContainerPtr container);
+
+// Opens an entry's content as a container (a nested archive) off the UI thread.
+QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry);
+
+} // namespace asc::ui
