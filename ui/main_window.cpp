@@ -125,7 +125,7 @@ HexView *MainWindow::hexView() const
 
 QString MainWindow::bannerText() const
 {
-    return banner_->isVisible() ? banner_->text() : QString();
+    return banner_->isHidden() ? QString() : banner_->text();
 }
 
 void MainWindow::buildToolBar()
