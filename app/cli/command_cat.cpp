@@ -5,12 +5,11 @@
 #include "commands.h"
 #include "vfs/spec.h"
 
-#include <memory>
+#include "io/copy_to_fd.h"
+
+#include <unistd.h>
 
 namespace asc::cli {
-
-// Large enough that a 1 GiB file streams in ~1000 reads; small enough to stay in L2-ish caches.
-static constexpr size_t kCatBuffer = 1 << 20;
 
 int runCat(const QStringList &args)
 {
@@ -24,22 +23,9 @@ int runCat(const QStringList &args)
         return fail(spec, location.error());
     if (location->isDirectory())
         return fail(spec, Error::make(ErrorKind::Usage, spec, QStringLiteral("is a directory")));
-    const ByteSource &source = *location->source;
-    std::unique_ptr<char[]> buffer(new char[kCatBuffer]);
-    uint64_t offset = 0;
-    for (;;) {
-        auto got = source.readAt(offset, std::span(buffer.get(), kCatBuffer));
-        if (!got)
-            return fail(spec, got.error());
-        if (*got == 0)
-            break;
-        auto written = writeStdout(buffer.get(), *got);
-        if (!written)
-            return fail(spec, written.error());
-        if (!*written)
-            return Success; // the reader closed the pipe: stop quietly
-        offset += *got;
-    }
+    auto copied = copyToFd(*location->source, STDOUT_FILENO, QStringLiteral("<stdout>"));
+    if (!copied)
+        return fail(spec, copied.error());
     return Success;
 }
 

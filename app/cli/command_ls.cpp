@@ -43,7 +43,7 @@ int runLs(const QStringList &args)
             appendEntryText(out, entry, path);
         if (out.size() >= kFlushAt) {
             auto written = writeStdout(out.constData(), size_t(out.size()));
-            out.clear();
+            out.resize(0); // keeps the allocation
             if (!written) {
                 writeError = written.error();
                 return false;

@@ -1,6 +1,7 @@
 #include "archive_container.h"
 
 #include "archive_entry_source.h"
+#include "io/slice_source.h"
 
 #include <QJsonArray>
 
@@ -109,6 +110,8 @@ Result<SourcePtr> ArchiveContainer::open(const Entry &entry)
     if (entry.encrypted)
         return Error::make(ErrorKind::Unsupported, name,
                            QStringLiteral("entry is encrypted; ArchiveScope cannot decrypt it"));
+    if (entry.dataOffset != kUnknown && entry.type == EntryType::File)
+        return SourcePtr(std::make_shared<SliceSource>(source_, entry.dataOffset, entry.size, name));
     return ArchiveEntrySource::open(source_, mode_, entry, name);
 }
 

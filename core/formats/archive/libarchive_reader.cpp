@@ -107,8 +107,21 @@ QByteArray LibarchiveReader::intern(const char *name)
     return key;
 }
 
+// Most paths are already clean: spot that without building a new string.
+static bool isClean(const QByteArray &raw)
+{
+    if (raw.isEmpty() || raw.startsWith('/') || raw.endsWith('/') || raw.startsWith("./") || raw == ".")
+        return false;
+    return !raw.contains("//") && !raw.contains("/./") && !raw.contains("..") && !raw.endsWith("/.");
+}
+
 QByteArray normaliseArchivePath(const QByteArray &raw, bool *unsafe)
 {
+    if (isClean(raw)) {
+        if (unsafe)
+            *unsafe = false;
+        return raw;
+    }
     bool bad = raw.startsWith('/');
     QByteArray out;
     out.reserve(raw.size());
@@ -209,6 +222,16 @@ Result<bool> LibarchiveReader::next(Entry &entry)
     if (rc < ARCHIVE_WARN || !raw)
         return error(QStringLiteral("cannot read entry header"));
     fill(raw, entry);
+    // In an unfiltered tar or cpio stream the content follows its header byte for byte, and the
+    // header has been consumed: the content can then be read as a slice of the archive itself.
+    const int base = archive_format(archive_) & ARCHIVE_FORMAT_BASE_MASK;
+    if ((base == ARCHIVE_FORMAT_TAR || base == ARCHIVE_FORMAT_CPIO) && entry.type == EntryType::File &&
+        entry.size != kUnknown && archive_entry_sparse_count(raw) == 0 && archive_filter_count(archive_) == 1 &&
+        archive_filter_code(archive_, 0) == ARCHIVE_FILTER_NONE) {
+        const la_int64_t at = archive_filter_bytes(archive_, 0);
+        if (at >= 0 && uint64_t(at) + entry.size <= source_->size())
+            entry.dataOffset = uint64_t(at);
+    }
     ++entriesRead_;
     return true;
 }
