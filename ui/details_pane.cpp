@@ -68,11 +68,11 @@ void DetailsPane::showSource(const QString &spec, quint64 size, const QString &f
 void DetailsPane::showNode(const EntryTree &tree, int32_t node)
 {
     const quint64 generation = ++generation_;
-    const Entry &entry = tree.entry(node);
+    const Entry entry = tree.entry(node);
     QString html = QStringLiteral("<table cellspacing=4>");
     html += row(tr("Location"), tree.spec(node));
     html += row(tr("Name"), pathText(entry.name()));
-    html += row(tr("Type"), entryTypeName(entry.type) + (tree.node(node).synthesized ? tr(" (implied by deeper paths)") : QString()));
+    html += row(tr("Type"), entryTypeName(entry.type) + (tree.synthesized(node) ? tr(" (implied by deeper paths)") : QString()));
     if (entry.type == EntryType::File)
         html += row(tr("Size"), entry.size == kUnknown ? tr("unknown") : QStringLiteral("%1 (%2 bytes)").arg(sizeLabel(entry.size)).arg(entry.size));
     if (entry.compressedSize != kUnknown)
@@ -96,7 +96,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     if (!isValidUtf8(entry.path))
         html += row(tr("Path bytes"), QString::fromLatin1(entry.path.toHex(' ')));
     html += row(tr("Archive order"), QString::number(entry.ordinal));
-    const auto &layer = tree.layer(tree.node(node).layer);
+    const auto &layer = tree.layer(tree.layerOf(node));
     const QJsonObject info = layer.container ? layer.container->info() : QJsonObject();
     for (auto it = info.begin(); it != info.end(); ++it)
         html += row(tr("Container %1").arg(it.key()), jsonText(it.value()));

@@ -25,6 +25,39 @@ void EntryFilterModel::setFilterText(const QString &text)
     }
 }
 
+// The same order on raw UTF-8 bytes: ASCII letters fold case, digit runs compare by value, other
+// bytes compare as bytes (which for UTF-8 is code point order).
+bool naturalLess(QByteArrayView a, QByteArrayView b)
+{
+    auto fold = [](char c) { return (c >= 'A' && c <= 'Z') ? char(c + 32) : c; };
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    qsizetype i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (digit(a[i]) && digit(b[j])) {
+            qsizetype ei = i, ej = j;
+            while (ei < a.size() && digit(a[ei])) ++ei;
+            while (ej < b.size() && digit(b[ej])) ++ej;
+            qsizetype si = i, sj = j;
+            while (si + 1 < ei && a[si] == '0') ++si;
+            while (sj + 1 < ej && b[sj] == '0') ++sj;
+            if (ei - si != ej - sj)
+                return ei - si < ej - sj;
+            for (; si < ei; ++si, ++sj)
+                if (a[si] != b[sj])
+                    return a[si] < b[sj];
+            i = ei;
+            j = ej;
+            continue;
+        }
+        const auto ca = static_cast<unsigned char>(fold(a[i])), cb = static_cast<unsigned char>(fold(b[j]));
+        if (ca != cb)
+            return ca < cb;
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
 bool naturalLess(const QString &a, const QString &b)
 {
     qsizetype i = 0, j = 0;
@@ -55,15 +88,40 @@ bool naturalLess(const QString &a, const QString &b)
     return a.size() - i < b.size() - j;
 }
 
+bool EntryFilterModel::hasChildren(const QModelIndex &parent) const
+{
+    // Without a filter, ask the source: the base class would build (and sort) a mapping for
+    // every visible folder just to answer this.
+    if (filterRegularExpression().pattern().isEmpty() && sourceModel())
+        return sourceModel()->hasChildren(mapToSource(parent));
+    return QSortFilterProxyModel::hasChildren(parent);
+}
+
 bool EntryFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
 {
-    const bool leftDir = left.data(EntryTreeModel::IsDirRole).toBool();
-    const bool rightDir = right.data(EntryTreeModel::IsDirRole).toBool();
+    // Straight from the tree records: this runs n log n times per sorted folder.
+    const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
+    const EntryTree &tree = model->tree();
+    const int32_t a = model->nodeOf(left);
+    const int32_t b = model->nodeOf(right);
+    const bool leftDir = tree.isDirectoryLike(a);
+    const bool rightDir = tree.isDirectoryLike(b);
     if (leftDir != rightDir) // folders first, whichever the sort order
         return sortOrder() == Qt::AscendingOrder ? leftDir : rightDir;
-    if (left.column() == EntryTreeModel::Name)
-        return naturalLess(left.data(sortRole()).toString(), right.data(sortRole()).toString());
-    return QSortFilterProxyModel::lessThan(left, right);
+    switch (left.column()) {
+    case EntryTreeModel::Name:
+        return naturalLess(tree.name(a), tree.name(b));
+    case EntryTreeModel::Size:
+        if (tree.contentSize(a) != tree.contentSize(b))
+            return tree.contentSize(a) < tree.contentSize(b);
+        return naturalLess(tree.name(a), tree.name(b));
+    case EntryTreeModel::Modified:
+        if (tree.mtime(a) != tree.mtime(b))
+            return tree.mtime(a) < tree.mtime(b);
+        return naturalLess(tree.name(a), tree.name(b));
+    default:
+        return QSortFilterProxyModel::lessThan(left, right);
+    }
 }
 
 } // namespace asc::ui

@@ -12,11 +12,14 @@ public:
     explicit EntryFilterModel(QObject *parent = nullptr);
     void setFilterText(const QString &text);
 
+    bool hasChildren(const QModelIndex &parent = {}) const override;
+
 protected:
     bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 };
 
 // "file2" < "file10"; case-insensitive.
 bool naturalLess(const QString &a, const QString &b);
+bool naturalLess(QByteArrayView a, QByteArrayView b);
 
 } // namespace asc::ui

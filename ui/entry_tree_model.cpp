@@ -63,31 +63,31 @@ QModelIndex EntryTreeModel::indexOf(int32_t node, int column) const
 {
     if (node == EntryTree::kRoot)
         return {};
-    return createIndex(tree_.node(node).row, column, quintptr(node));
+    return createIndex(tree_.row(node), column, quintptr(node));
 }
 
 QModelIndex EntryTreeModel::index(int row, int column, const QModelIndex &parent) const
 {
     if (column < 0 || column >= ColumnCount || row < 0 || (parent.isValid() && parent.column() != 0))
         return {};
-    const auto &children = tree_.node(nodeOf(parent)).children;
-    if (row >= int(children.size()))
+    const int32_t node = nodeOf(parent);
+    if (row >= tree_.childCount(node))
         return {};
-    return createIndex(row, column, quintptr(children[size_t(row)]));
+    return createIndex(row, column, quintptr(tree_.child(node, row)));
 }
 
 QModelIndex EntryTreeModel::parent(const QModelIndex &child) const
 {
     if (!child.isValid())
         return {};
-    return indexOf(tree_.node(nodeOf(child)).parent);
+    return indexOf(tree_.parent(nodeOf(child)));
 }
 
 int EntryTreeModel::rowCount(const QModelIndex &parent) const
 {
     if (parent.isValid() && parent.column() != 0)
         return 0;
-    return int(tree_.node(nodeOf(parent)).children.size());
+    return tree_.childCount(nodeOf(parent));
 }
 
 int EntryTreeModel::columnCount(const QModelIndex &) const
@@ -97,8 +97,7 @@ int EntryTreeModel::columnCount(const QModelIndex &) const
 
 bool EntryTreeModel::looksNested(int32_t node) const
 {
-    const Entry &entry = tree_.entry(node);
-    if (entry.type != EntryType::File || expansionFailed_.contains(node))
+    if (tree_.type(node) != EntryType::File || expansionFailed_.contains(node))
         return false;
     static const char *suffixes[] = {".tar", ".tgz", ".tbz2", ".txz", ".tzst", ".zip", ".jar", ".7z", ".iso", ".cpio", ".a",
                                      ".deb", ".rpm", ".xar", ".cab", ".rar", ".lha", ".lzh", ".gz", ".bz2", ".xz", ".zst",
@@ -128,7 +127,7 @@ bool EntryTreeModel::hasChildren(const QModelIndex &parent) const
     if (parent.isValid() && parent.column() != 0)
         return false;
     const int32_t node = nodeOf(parent);
-    if (!tree_.node(node).children.empty())
+    if (tree_.childCount(node) > 0)
         return true;
     // A nested archive keeps its expander while it is being opened (until it fails or is empty).
     return parent.isValid() && looksNested(node) && !expanded_.contains(node);
@@ -140,7 +139,7 @@ bool EntryTreeModel::canFetchMore(const QModelIndex &parent) const
         return false;
     // Still true while the nested archive is being opened: proxies only trust canFetchMore.
     const int32_t node = nodeOf(parent);
-    return looksNested(node) && !expanded_.contains(node) && tree_.node(node).children.empty();
+    return looksNested(node) && !expanded_.contains(node) && tree_.childCount(node) == 0;
 }
 
 void EntryTreeModel::fetchMore(const QModelIndex &parent)
@@ -192,7 +191,7 @@ QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
     if (!index.isValid())
         return {};
     const int32_t node = nodeOf(index);
-    const Entry &entry = tree_.entry(node);
+    const Entry entry = tree_.entry(node);
     const bool isFile = entry.type == EntryType::File;
     switch (role) {
     case Qt::DisplayRole:
@@ -203,9 +202,9 @@ QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
         case Type: return typeText(entry) + (entry.encrypted ? tr(" (encrypted)") : QString());
         case Modified:
             return entry.hasMtime ? QDateTime::fromSecsSinceEpoch(entry.mtime).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QVariant();
-        case Permissions: return tree_.node(node).synthesized ? QVariant() : permissionString(entry.type, entry.mode);
+        case Permissions: return tree_.synthesized(node) ? QVariant() : permissionString(entry.type, entry.mode);
         case Owner: {
-            if (tree_.node(node).synthesized)
+            if (tree_.synthesized(node))
                 return {};
             const QString user = entry.uname.isEmpty() ? QString::number(entry.uid) : QString::fromUtf8(entry.uname);
             const QString group = entry.gname.isEmpty() ? QString::number(entry.gid) : QString::fromUtf8(entry.gname);

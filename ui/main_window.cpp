@@ -271,9 +271,9 @@ void MainWindow::startListing(int32_t layer)
             if (!batch.entries.empty()) {
                 model_->appendEntries(layer, std::move(batch.entries));
                 // One top folder (the usual tarball): show what is inside it.
-                const auto &top = model_->tree().node(EntryTree::kRoot).children;
-                if (layer == 0 && top.size() == 1)
-                    tree_->expand(proxy_->mapFromSource(model_->indexOf(top.front())));
+                const EntryTree &entries = model_->tree();
+                if (layer == 0 && entries.childCount(EntryTree::kRoot) == 1)
+                    tree_->expand(proxy_->mapFromSource(model_->indexOf(entries.child(EntryTree::kRoot, 0))));
             }
             if (batch.error)
                 showError(model_->tree().layer(layer).spec, *batch.error);
@@ -299,7 +299,7 @@ void MainWindow::startListing(int32_t layer)
 void MainWindow::expandNested(int32_t node)
 {
     const EntryTree &tree = model_->tree();
-    const ContainerPtr parent = tree.layer(tree.node(node).layer).container;
+    const ContainerPtr parent = tree.layer(tree.layerOf(node)).container;
     const QString spec = tree.spec(node);
     const quint64 generation = generation_;
     statusBar()->showMessage(tr("Opening %1…").arg(spec));
@@ -366,8 +366,7 @@ void MainWindow::extractSelectedTo(const QString &directory)
     QList<ExtractRequest> requests;
     for (const QModelIndex &index : tree_->selectionModel()->selectedRows()) {
         const int32_t node = model_->nodeOf(proxy_->mapToSource(index));
-        const auto &layer = tree.layer(tree.node(node).layer);
-        requests << ExtractRequest{layer.container, tree.entry(node).path};
+        requests << ExtractRequest{tree.layer(tree.layerOf(node)).container, tree.path(node).toByteArray()};
     }
     if (requests.isEmpty())
         requests << ExtractRequest{current_->container, current_->location.isDirectory() ? current_->location.directory : QByteArray()};
@@ -397,7 +396,7 @@ QStringList MainWindow::extractForDrag(const QList<int32_t> &nodes)
     const EntryTree &tree = model_->tree();
     uint64_t total = 0;
     for (int32_t node : nodes)
-        total += tree.entry(node).size == kUnknown ? 0 : tree.entry(node).size;
+        total += tree.contentSize(node) == kUnknown ? 0 : tree.contentSize(node);
     if (total > kDragLimit) {
         statusBar()->showMessage(tr("Too large to drag (%1): use Extract Selected… instead").arg(sizeLabel(total)));
         return {};
@@ -405,11 +404,10 @@ QStringList MainWindow::extractForDrag(const QList<int32_t> &nodes)
     dragDir_ = std::make_unique<QTemporaryDir>();
     QStringList paths;
     for (int32_t node : nodes) {
-        const Entry &entry = tree.entry(node);
-        const auto &layer = tree.layer(tree.node(node).layer);
-        auto report = extractEntries(*layer.container, entry.path, dragDir_->path(), ExtractOptions{});
+        const auto &layer = tree.layer(tree.layerOf(node));
+        auto report = extractEntries(*layer.container, tree.path(node).toByteArray(), dragDir_->path(), ExtractOptions{});
         if (report && report->refused.empty() && !report->stopped)
-            paths << dragDir_->filePath(QString::fromUtf8(entry.path));
+            paths << dragDir_->filePath(QString::fromUtf8(tree.path(node)));
     }
     return paths;
 }

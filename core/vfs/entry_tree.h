@@ -1,13 +1,15 @@
 #pragma once
 // The container tree as compact records: one node per entry (directories implied by deeper paths
-// get a synthesised entry), children as index vectors, no QObjects. Nested archives are "layers":
-// a file node can hold the tree of the container it opens as.
+// get a synthesised entry), children as index vectors, no QObjects; about 100 bytes per entry plus
+// its path. Nested archives are "layers": a file node can hold the tree of the container it opens as.
 // Not thread safe: built and read on one thread (the UI thread, from batches a worker produced).
 
 #include "container.h"
 
 #include <QHash>
+#include <deque>
 #include <functional>
+#include <memory>
 #include <vector>
 
 namespace asc {
@@ -15,14 +17,6 @@ namespace asc {
 class EntryTree {
 public:
     static constexpr int32_t kRoot = 0;
-
-    struct Node {
-        int32_t parent = -1;
-        int32_t row = 0;          // index in the parent's children
-        int32_t layer = 0;
-        bool synthesized = false; // a directory no entry named (zip without dir entries)
-        std::vector<int32_t> children;
-    };
 
     struct Layer {
         ContainerPtr container;
@@ -47,25 +41,78 @@ public:
     void append(int32_t layer, std::vector<Entry> entries, const Observer &observer);
 
     int32_t size() const { return int32_t(nodes_.size()); }
-    const Node &node(int32_t index) const { return nodes_[size_t(index)]; }
-    const Entry &entry(int32_t index) const { return entries_[size_t(index)]; }
+    // Structure.
+    int32_t parent(int32_t node) const { return nodes_[size_t(node)].parent; }
+    int32_t row(int32_t node) const { return nodes_[size_t(node)].row; }
+    int32_t childCount(int32_t node) const;
+    int32_t child(int32_t node, int row) const { return (*nodes_[size_t(node)].children)[size_t(row)]; }
+    int32_t layerOf(int32_t node) const { return nodes_[size_t(node)].layer; }
+    bool synthesized(int32_t node) const { return records_[size_t(node)].flags & kSynthesized; }
+    // Cheap fields (no copies), for sorting and painting.
+    QByteArrayView name(int32_t node) const;
+    QByteArrayView path(int32_t node) const { return {records_[size_t(node)].path, records_[size_t(node)].pathLength}; }
+    EntryType type(int32_t node) const { return records_[size_t(node)].type; }
+    uint64_t contentSize(int32_t node) const { return records_[size_t(node)].size; }
+    int64_t mtime(int32_t node) const { return records_[size_t(node)].mtime; }
+    bool isDirectoryLike(int32_t node) const { return type(node) == EntryType::Dir || isLayerRoot(node); }
+    // The whole entry, rebuilt from the compact record.
+    Entry entry(int32_t node) const;
+
     const Layer &layer(int32_t index) const { return layers_[size_t(index)]; }
     int32_t layerCount() const { return int32_t(layers_.size()); }
-    // The node's display name (last path component).
-    QByteArrayView name(int32_t index) const;
     // Whether the node is the root of a nested layer (a file that was opened as a container).
-    bool isLayerRoot(int32_t index) const;
+    bool isLayerRoot(int32_t node) const { return layerOfRoot_.contains(node); }
     // SPEC of a node: its layer's SPEC, "!/", its path.
-    QString spec(int32_t index) const;
+    QString spec(int32_t node) const;
 
 private:
-    int32_t directoryNode(int32_t layer, const QByteArray &path, std::vector<std::pair<int32_t, std::vector<int32_t>>> &groups,
-                          QHash<int32_t, size_t> &groupOf);
-    int32_t newNode(int32_t layer, Entry entry, bool synthesized, int32_t parent,
-                    std::vector<std::pair<int32_t, std::vector<int32_t>>> &groups, QHash<int32_t, size_t> &groupOf);
+    enum Flags : uint8_t { kSynthesized = 1, kEncrypted = 2, kHasMtime = 4, kUnsafePath = 8 };
+    struct Node {
+        int32_t parent = -1;
+        int32_t row = 0; // index in the parent's children
+        int32_t layer = 0;
+        std::unique_ptr<std::vector<int32_t>> children; // only for nodes that have any
+    };
+    struct Record {
+        const char *path = "";   // in pathArena_: no per-string allocation overhead
+        uint32_t pathLength = 0;
+        uint64_t size = 0;
+        uint64_t dataOffset = kUnknown;
+        int64_t mtime = 0;
+        uint32_t mtimeNsec = 0;
+        uint32_t mode = 0;
+        uint32_t uid = 0;
+        uint32_t gid = 0;
+        uint32_t ordinal = 0;
+        uint16_t uname = 0; // index into names_ (0 = none)
+        uint16_t gname = 0;
+        EntryType type = EntryType::File;
+        uint8_t flags = 0;
+    };
+    // What few entries have: kept aside so the common record stays small.
+    struct Extra {
+        QByteArray target;
+        uint64_t compressedSize = kUnknown;
+        uint64_t ordinal = 0;
+        uint32_t rdevMajor = 0;
+        uint32_t rdevMinor = 0;
+    };
+    using Groups = std::vector<std::pair<int32_t, std::vector<int32_t>>>;
 
-    std::vector<Node> nodes_;
-    std::vector<Entry> entries_;
+    int32_t directoryNode(int32_t layer, const QByteArray &path, Groups &groups, QHash<int32_t, size_t> &groupOf);
+    int32_t newNode(int32_t layer, Entry entry, bool synthesized, int32_t parent, Groups &groups, QHash<int32_t, size_t> &groupOf);
+    void store(int32_t node, Entry entry, bool synthesized);
+    uint16_t intern(const QByteArray &name);
+    const char *keepPath(const QByteArray &path);
+
+    std::deque<Node> nodes_;      // deque: no doubling slack for a million entries
+    std::deque<Record> records_;
+    std::vector<std::unique_ptr<char[]>> pathArena_; // fixed-size chunks, never moved
+    size_t arenaUsed_ = 0;
+    size_t arenaChunk_ = 0;
+    QHash<int32_t, Extra> extras_;
+    std::vector<QByteArray> names_;
+    QHash<QByteArray, uint16_t> nameIds_;
     std::vector<Layer> layers_;
     QHash<int32_t, int32_t> layerOfRoot_; // node -> layer it roots (nested archives)
 };

@@ -22,11 +22,12 @@ class TestEntryTree : public QObject {
     static QStringList print(const EntryTree &tree, int32_t node = EntryTree::kRoot, int depth = 0)
     {
         QStringList lines;
-        for (int32_t child : tree.node(node).children) {
+        for (int row = 0; row < tree.childCount(node); ++row) {
+            const int32_t child = tree.child(node, row);
             lines << QString(depth * 2, QLatin1Char(' ')) + QString::fromUtf8(tree.name(child).toByteArray()) +
-                         (tree.node(child).synthesized ? QStringLiteral(" (implied)") : QString());
+                         (tree.synthesized(child) ? QStringLiteral(" (implied)") : QString());
             // Structure checks as markers in the printout, so a broken link fails the comparison.
-            if (tree.node(child).parent != node || tree.node(node).children[size_t(tree.node(child).row)] != child)
+            if (tree.parent(child) != node || tree.child(node, tree.row(child)) != child)
                 lines << QStringLiteral("BROKEN LINK");
             lines << print(tree, child, depth + 1);
         }
@@ -45,7 +46,7 @@ private Q_SLOTS:
         observer.beginInsert = [&](int32_t parent, int first, int last) {
             QCOMPARE(open, 0);
             ++open;
-            QCOMPARE(int(tree.node(parent).children.size()), first); // appended at the end
+            QCOMPARE(tree.childCount(parent), first); // appended at the end
             inserts.push_back({parent, {first, last}});
         };
         observer.endInsert = [&] { --open; };
@@ -64,12 +65,12 @@ private Q_SLOTS:
         std::vector<Entry> batch2 = {make("x", EntryType::Dir), make("x/y/w.txt"), make("top.txt")};
         tree.append(layer, std::move(batch2), observer);
         QCOMPARE(int(changed.size()), 1); // x is now a real entry
-        QVERIFY(!tree.node(changed[0]).synthesized);
+        QVERIFY(!tree.synthesized(changed[0]));
         QCOMPARE(tree.entry(changed[0]).mode, 0755u);
         QCOMPARE(print(tree), QStringList({QStringLiteral("x"), QStringLiteral("  y (implied)"), QStringLiteral("    z.txt"),
                                             QStringLiteral("    w.txt"), QStringLiteral("  a.txt"), QStringLiteral("top.txt"),
                                             QStringLiteral("top.txt")}));
-        QCOMPARE(tree.spec(tree.node(EntryTree::kRoot).children[0]), QStringLiteral("a.zip!/x"));
+        QCOMPARE(tree.spec(tree.child(EntryTree::kRoot, 0)), QStringLiteral("a.zip!/x"));
     }
 
     void nestedLayer()
@@ -77,12 +78,12 @@ private Q_SLOTS:
         EntryTree tree;
         const int32_t outer = tree.addLayer(nullptr, QStringLiteral("o.tar"), EntryTree::kRoot);
         tree.append(outer, {make("in.zip")}, {});
-        const int32_t zipNode = tree.node(EntryTree::kRoot).children[0];
+        const int32_t zipNode = tree.child(EntryTree::kRoot, 0);
         const int32_t inner = tree.addLayer(nullptr, tree.spec(zipNode), zipNode);
         tree.append(inner, {make("d/f.txt")}, {});
         QVERIFY(tree.isLayerRoot(zipNode));
-        const int32_t d = tree.node(zipNode).children[0];
-        const int32_t f = tree.node(d).children[0];
+        const int32_t d = tree.child(zipNode, 0);
+        const int32_t f = tree.child(d, 0);
         QCOMPARE(tree.spec(f), QStringLiteral("o.tar!/in.zip!/d/f.txt"));
     }
 };
