@@ -208,6 +208,31 @@ private Q_SLOTS:
         }
     }
 
+    // Encrypted entries are listed and marked; reading them is a clear error; the rest extracts.
+    void encryptedEntries()
+    {
+        if (!test::haveTool(QStringLiteral("7zz")))
+            QSKIP("7zz is not installed (scripts/setup.sh installs it)");
+        const QString stage = dir_.filePath(QStringLiteral("enc"));
+        QDir().mkpath(stage);
+        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
+            QStringLiteral("cd \"$1\" && echo open > open.txt && echo secret > secret.txt && 7zz a -bd -tzip both.zip open.txt >/dev/null && "
+                           "7zz a -bd -tzip -pfixture both.zip secret.txt >/dev/null"), QStringLiteral("sh"), stage});
+        QCOMPARE(made.exitCode, 0);
+        const QString zip = stage + QStringLiteral("/both.zip");
+        const QList<QJsonObject> entries = lsJson(zip);
+        QCOMPARE(entries.size(), 2);
+        QCOMPARE(entries[0][QStringLiteral("encrypted")].toBool(), false);
+        QCOMPARE(entries[1][QStringLiteral("encrypted")].toBool(), true);
+        auto secret = test::runCli({QStringLiteral("cat"), zip + QStringLiteral("!/secret.txt")});
+        QCOMPARE(secret.exitCode, 1);
+        QVERIFY2(secret.err.contains("secret.txt") && secret.err.contains("encrypted"), secret.err.constData());
+        auto extracted = test::runCli({QStringLiteral("extract"), zip, QStringLiteral("-C"), stage + QStringLiteral("/out")});
+        QCOMPARE(extracted.exitCode, 1);
+        QVERIFY(extracted.err.contains("secret.txt: refused: entry is encrypted"));
+        QCOMPARE(test::sha256File(stage + QStringLiteral("/out/open.txt")), test::sha256("open\n"));
+    }
+
     // tar inside zip inside iso, read through one SPEC.
     void nestedChain()
     {
