@@ -25,6 +25,8 @@ static const char *kHelp =
     "  ls SPEC [--json]             every entry below SPEC, recursively, in archive order\n"
     "  cat SPEC                     the bytes of an entry (or file) to stdout\n"
     "  extract SPEC -C DIR          safe extraction into DIR\n"
+    "  bench SPEC [options]         read-strategy x buffer-size sweep\n"
+    "  compare A.json B.json        ratios between two bench results\n"
     "\n"
     "Every command takes --help. Exit status: 0 success, 1 bad input or failed operation,\n"
     "2 usage error.\n";
@@ -56,6 +58,7 @@ int main(int argc, char **argv)
     static const Command commands[] = {
         {"formats", cli::runFormats}, {"strategies", cli::runStrategies}, {"cat", cli::runCat},
         {"ls", cli::runLs},           {"info", cli::runInfo},             {"extract", cli::runExtract},
+        {"bench", cli::runBench},     {"compare", cli::runCompare},
     };
     for (const Command &c : commands) {
         if (command == QLatin1String(c.name))

@@ -1,0 +1,62 @@
+// `compare A.json B.json`: ratios B/A per matching point, with a verdict only beyond the noise.
+
+#include "argument_parser.h"
+#include "bench/comparison.h"
+#include "cli_output.h"
+#include "commands.h"
+#include "units.h"
+
+#include <QFile>
+#include <QJsonDocument>
+
+namespace asc::cli {
+
+static Result<BenchResult> load(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error::make(ErrorKind::System, path, file.errorString());
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return Error::format(path, uint64_t(parseError.offset), QStringLiteral("not JSON: ") + parseError.errorString());
+    return benchResultFromJson(doc.object(), path);
+}
+
+int runCompare(const QStringList &args)
+{
+    ArgumentParser p(QStringLiteral("compare"),
+                     QStringLiteral("Compare two `bench --json` results point by point (same strategy, buffer, cache mode and pass).\n"
+                                    "For each: the ratio B/A of mean throughput with its propagated standard deviation, and Welch's\n"
+                                    "unequal-variances t-test on the runs; a verdict ('B is 1.18 ± 0.09 times faster than A') is given\n"
+                                    "only when p < 0.05, otherwise 'no difference'."));
+    p.addPositional(QStringLiteral("A.json"), QStringLiteral("baseline"));
+    p.addPositional(QStringLiteral("B.json"), QStringLiteral("candidate"));
+    if (auto stop = p.parse(args, 2))
+        return *stop;
+    const QStringList files = p.parser().positionalArguments();
+    auto a = load(files[0]);
+    if (!a)
+        return fail(files[0], a.error());
+    auto b = load(files[1]);
+    if (!b)
+        return fail(files[1], b.error());
+    const auto comparisons = comparePoints(*a, *b);
+    if (comparisons.empty())
+        return fail(files[1], Error::make(ErrorKind::Format, files[1], QStringLiteral("no point in common with %1").arg(files[0])));
+    int differences = 0;
+    for (const PointComparison &c : comparisons) {
+        printLine(QStringLiteral("%1 %2 %3 pass %4: B/A = %5 ± %6  %7")
+                      .arg(c.strategy.leftJustified(24), sizeLabel(c.buffer).rightJustified(8), cacheModeName(c.cache))
+                      .arg(c.pass)
+                      .arg(c.ratio.value, 0, 'f', 3)
+                      .arg(c.ratio.sd, 0, 'f', 3)
+                      .arg(c.verdict));
+        differences += c.significant ? 1 : 0;
+    }
+    printLine(differences == 0 ? QStringLiteral("no difference at any of %1 points").arg(comparisons.size())
+                               : QStringLiteral("%1 of %2 points differ beyond the noise").arg(differences).arg(comparisons.size()));
+    return Success;
+}
+
+} // namespace asc::cli

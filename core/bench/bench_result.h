@@ -1,0 +1,68 @@
+#pragma once
+// A benchmark run as plain data: configuration, machine, samples and per-point statistics.
+// Written to and read from the JSON layout in CLI.md (and CSV), so results can be compared later.
+
+#include "io/result.h"
+#include "statistics.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace asc {
+
+enum class CacheMode { Warm, Cold };
+QString cacheModeName(CacheMode mode);
+
+struct BenchConfig {
+    QString spec;
+    QStringList strategies;          // names; empty = every applicable strategy
+    std::vector<uint64_t> buffers;   // bytes
+    int runs = 5;
+    int warmup = 1;
+    CacheMode cache = CacheMode::Warm;
+    int passes = 1;
+};
+
+struct Sample {
+    double seconds = 0;       // wall, steady clock
+    uint64_t bytes = 0;
+    double user = 0;          // CPU seconds (getrusage, whole process)
+    double sys = 0;
+    uint64_t syscalls = 0;    // read calls the strategy made
+    int64_t readBytes = -1;   // /proc/self/io read_bytes delta (bytes fetched from storage); -1 unknown
+    int64_t rchar = -1;       // /proc/self/io rchar delta
+};
+
+struct BenchPoint {
+    QString strategy;
+    uint64_t buffer = 0;
+    CacheMode cache = CacheMode::Warm;
+    int pass = 1;
+    std::vector<Sample> runs;
+    Summary mibps;            // MiB/s = bytes / 2^20 / seconds, over runs
+    QString note;             // e.g. a fallback the strategy took, or an unverified cache eviction
+
+    double medianSyscalls() const;
+};
+
+struct BenchResult {
+    QString tool = QStringLiteral("archivescope-cli");
+    QString version;
+    QJsonObject machine;
+    QString spec;
+    uint64_t targetBytes = 0;
+    BenchConfig config;
+    std::vector<BenchPoint> points;
+};
+
+QJsonObject toJson(const BenchResult &result);
+Result<BenchResult> benchResultFromJson(const QJsonObject &json, const QString &name);
+QByteArray toCsv(const BenchResult &result);
+// The per-point line of the CLI table: "pread  2 MiB  5123.4 ± 80.1 MiB/s  (5010.2 … 5230.9)".
+QString pointLine(const BenchPoint &point, int strategyWidth);
+// "pread 2 MiB (warm) is 1.18 ± 0.09 times faster than read 64 KiB" lines, fastest point first.
+QStringList summaryLines(const BenchResult &result);
+
+} // namespace asc

@@ -1,0 +1,13 @@
+#pragma once
+// What a result file records about where it was measured: CPU, cores, kernel, the target's
+// filesystem, library versions. Blocking (reads /proc), cheap.
+
+#include <QJsonObject>
+
+namespace asc {
+
+QJsonObject machineInfo(const QString &targetPath);
+// The filesystem type holding `path` ("ext4", "tmpfs", ...), or "unknown".
+QString filesystemOf(const QString &path);
+
+} // namespace asc

@@ -1,0 +1,185 @@
+// Every read strategy returns exactly the target's bytes (checksummed through the consumer) at
+// 4 KiB, 64 KiB, 1 MiB and a buffer larger than the file, on a plain file of 10 MiB + 7 and on
+// an archive entry; syscall counts follow the buffer size; cancel stops within one buffer.
+
+#include "bench/bench_runner.h"
+#include "bench/read_strategy.h"
+#include "io/memory_source.h"
+#include "test_files.h"
+
+#include <QCryptographicHash>
+#include <QTest>
+
+using namespace asc;
+
+class TestReadStrategies : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QByteArray content_;
+    QString path_;
+
+    static QByteArray hashOf(const ReadStrategy &strategy, const ReadTarget &target, size_t buffer, ReadOutcome *outcome = nullptr)
+    {
+        QCryptographicHash hash(QCryptographicHash::Sha256);
+        auto result = strategy.run(target, buffer, CancelFlag{}, [&](std::span<const char> bytes) {
+            hash.addData(QByteArrayView(bytes.data(), qsizetype(bytes.size())));
+        });
+        if (!result)
+            return "error: " + result.error().toString().toUtf8();
+        if (outcome)
+            *outcome = *result;
+        return hash.result().toHex();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        content_ = test::seededBytes(10 * 1024 * 1024 + 7, 17);
+        path_ = test::writeFile(dir_, QStringLiteral("data.bin"), content_);
+    }
+
+    void everyStrategyReturnsTheBytes_data()
+    {
+        QTest::addColumn<QString>("strategy");
+        QTest::addColumn<qulonglong>("buffer");
+        for (const auto &s : readStrategies())
+            for (qulonglong buffer : {4096ULL, 65536ULL, 1048576ULL, 16ULL * 1048576})
+                QTest::addRow("%s %llu", qPrintable(s->name()), buffer) << s->name() << buffer;
+    }
+
+    void everyStrategyReturnsTheBytes()
+    {
+        QFETCH(QString, strategy);
+        QFETCH(qulonglong, buffer);
+        auto target = openReadTarget(path_);
+        QVERIFY(target.ok());
+        QVERIFY(!target->target.filePath.isEmpty());
+        StrategyPtr s = findReadStrategy(strategy);
+        QVERIFY(s);
+        QVERIFY(s->notApplicable(target->target).isEmpty());
+        ReadOutcome outcome;
+        QCOMPARE(hashOf(*s, target->target, size_t(buffer), &outcome), test::sha256(content_));
+        QCOMPARE(outcome.bytes, uint64_t(content_.size()));
+        // No strategy silently ignores its buffer: N-byte reads over S bytes make about S/N calls
+        // (the library-buffered ones are checked for what the kernel counted, see below).
+        const uint64_t expected = (uint64_t(content_.size()) + buffer - 1) / buffer;
+        if (strategy == QLatin1String("read") || strategy == QLatin1String("pread") || strategy == QLatin1String("source") ||
+            strategy.startsWith(QLatin1String("uring")) || strategy.startsWith(QLatin1String("buffered-stream")))
+            QVERIFY2(outcome.syscalls >= expected && outcome.syscalls <= expected + 1,
+                     qPrintable(QStringLiteral("%1 calls for %2 expected").arg(outcome.syscalls).arg(expected)));
+    }
+
+    // stdio with setvbuf(N) makes about S/N reads; stdio-default does not follow N (its hidden
+    // buffer shows as a constant call count), as the kernel's own counters tell.
+    void libraryBuffersAreVisible()
+    {
+        auto target = openReadTarget(path_);
+        ReadOutcome small, large, defaultSmall, defaultLarge;
+        hashOf(*findReadStrategy(QStringLiteral("stdio")), target->target, 65536, &small);
+        hashOf(*findReadStrategy(QStringLiteral("stdio")), target->target, 1 << 20, &large);
+        hashOf(*findReadStrategy(QStringLiteral("stdio-default")), target->target, 65536, &defaultSmall);
+        hashOf(*findReadStrategy(QStringLiteral("stdio-default")), target->target, 1 << 20, &defaultLarge);
+        if (small.syscalls == 0)
+            QSKIP("/proc/thread-self/io is not available here");
+        QVERIFY2(small.syscalls > 8 * large.syscalls, qPrintable(QStringLiteral("%1 vs %2").arg(small.syscalls).arg(large.syscalls)));
+        QVERIFY(qAbs(qint64(defaultSmall.syscalls) - qint64(defaultLarge.syscalls)) <= 2);
+    }
+
+    void insideAnArchive()
+    {
+        const QString tar = dir_.filePath(QStringLiteral("t.tar.gz"));
+        auto made = test::run(QStringLiteral("bsdtar"), {QStringLiteral("-czf"), tar, QStringLiteral("-C"), dir_.path(), QStringLiteral("data.bin")});
+        QCOMPARE(made.exitCode, 0);
+        auto target = openReadTarget(tar + QStringLiteral("!/data.bin"));
+        QVERIFY(target.ok());
+        QVERIFY(target->target.filePath.isEmpty());
+        QCOMPARE(target->cachePath, tar);
+        for (const auto &s : readStrategies()) {
+            const QString why = s->notApplicable(target->target);
+            if (s->group() == QLatin1String("plain file") && s->name() != QLatin1String("source")) {
+                QVERIFY2(why.contains(QStringLiteral("not applicable")), qPrintable(s->name()));
+                continue;
+            }
+            QVERIFY2(why.isEmpty(), qPrintable(s->name()));
+            QCOMPARE(hashOf(*s, target->target, 65536), test::sha256(content_));
+        }
+    }
+
+    // Cancel lands within one buffer read: after the first buffer is consumed, nothing more is.
+    void cancelStopsWithinOneBuffer()
+    {
+        auto target = openReadTarget(path_);
+        for (const auto &s : readStrategies()) {
+            CancelFlag cancel;
+            int consumed = 0;
+            auto result = s->run(target->target, 65536, cancel, [&](std::span<const char>) {
+                ++consumed;
+                cancel.cancel();
+            });
+            QVERIFY2(!result.ok() && result.error().kind == ErrorKind::Cancelled, qPrintable(s->name()));
+            QVERIFY2(consumed == 1, qPrintable(QStringLiteral("%1 consumed %2 buffers after cancel").arg(s->name()).arg(consumed)));
+        }
+    }
+
+    void runnerCancelsAndReportsProgress()
+    {
+        auto target = openReadTarget(path_);
+        BenchConfig config;
+        config.spec = path_;
+        config.strategies = {QStringLiteral("read"), QStringLiteral("pread")};
+        config.buffers = {4096, 65536};
+        config.runs = 3;
+        CancelFlag cancel;
+        int progressCalls = 0;
+        BenchCallbacks callbacks;
+        callbacks.progress = [&](int done, int, const QString &) {
+            ++progressCalls;
+            if (done == 3)
+                cancel.cancel();
+        };
+        auto result = runBench(config, *target, cancel, callbacks);
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().kind, ErrorKind::Cancelled);
+        QCOMPARE(progressCalls, 4);
+
+        CancelFlag fresh;
+        std::vector<BenchPoint> live;
+        callbacks.progress = {};
+        callbacks.point = [&](const BenchPoint &p) { live.push_back(p); };
+        auto full = runBench(config, *target, fresh, callbacks);
+        QVERIFY(full.ok());
+        QCOMPARE(int(full->points.size()), 4);
+        QCOMPARE(int(live.size()), 4); // every point was reported as it finished
+        for (const BenchPoint &p : full->points) {
+            QCOMPARE(int(p.runs.size()), 3);
+            QVERIFY(p.mibps.min <= p.mibps.median && p.mibps.median <= p.mibps.max);
+            QVERIFY(p.mibps.mean > 0);
+        }
+    }
+
+    void unknownAndInapplicableStrategies()
+    {
+        auto target = openReadTarget(path_);
+        auto unknown = selectStrategies({QStringLiteral("teleport")}, target->target);
+        QVERIFY(!unknown.ok());
+        QVERIFY(unknown.error().message.contains(QStringLiteral("teleport")));
+        ReadTarget memory{QStringLiteral("mem"), std::make_shared<MemorySource>(content_), {}};
+        auto selection = selectStrategies({QStringLiteral("mmap"), QStringLiteral("source")}, memory);
+        QVERIFY(selection.ok());
+        QCOMPARE(int(selection->strategies.size()), 1);
+        QVERIFY(selection->skipped.first().startsWith(QStringLiteral("mmap: not applicable")));
+    }
+
+    void sizeLists()
+    {
+        QCOMPARE(*parseSizeList(QStringLiteral("4K:16M")), std::vector<uint64_t>({4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288,
+                                                                                  1048576, 2097152, 4194304, 8388608, 16777216}));
+        QCOMPARE(*parseSizeList(QStringLiteral("64K,1M")), std::vector<uint64_t>({65536, 1048576}));
+        QVERIFY(!parseSizeList(QStringLiteral("16M:4K")).ok());
+        QVERIFY(!parseSizeList(QStringLiteral("lots")).ok());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReadStrategies)
+#include "tst_read_strategies.moc"
