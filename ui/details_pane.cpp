@@ -87,6 +87,8 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
         html += row(tr("Link target"), pathText(entry.target));
     if (entry.type == EntryType::CharDev || entry.type == EntryType::BlockDev)
         html += row(tr("Device"), QStringLiteral("%1:%2").arg(entry.rdevMajor).arg(entry.rdevMinor));
+    if (!entry.detail.isEmpty())
+        html += row(tr("Details"), QString::fromUtf8(entry.detail));
     if (entry.dataOffset != kUnknown)
         html += row(tr("Data offset"), QString::number(entry.dataOffset));
     if (entry.encrypted)

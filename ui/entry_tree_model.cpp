@@ -192,7 +192,7 @@ QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
         return {};
     const int32_t node = nodeOf(index);
     const Entry entry = tree_.entry(node);
-    const bool isFile = entry.type == EntryType::File;
+    const bool isFile = entry.type == EntryType::File || entry.type == EntryType::Partition;
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {

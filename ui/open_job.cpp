@@ -30,7 +30,7 @@ static Result<OpenedSpec> openSpec(const QString &spec)
         return opened;
     }
     const ByteSource &source = *opened.location.source;
-    opened.size = source.size();
+    opened.size = opened.location.raw->size();
     auto head = readHead(source);
     if (!head)
         return std::move(head).error();

@@ -4,6 +4,7 @@
 #include "cli_output.h"
 #include "commands.h"
 #include "formats/format.h"
+#include "formats/image/disk_image.h"
 #include "vfs/spec.h"
 
 #include <QJsonArray>
@@ -59,7 +60,16 @@ int runInfo(const QStringList &args)
         info[QStringLiteral("type")] = QStringLiteral("dir");
         info[QStringLiteral("container")] = location->parent->info();
     } else {
-        info[QStringLiteral("size")] = double(location->source->size());
+        info[QStringLiteral("size")] = double(location->raw->size());
+        // A disk image: its header, then what its virtual disk holds under "content".
+        QJsonObject *target = &info;
+        QJsonObject content;
+        if (auto image = std::dynamic_pointer_cast<const DiskImage>(location->source)) {
+            const QJsonObject details = image->info();
+            for (auto it = details.begin(); it != details.end(); ++it)
+                info[it.key()] = it.value();
+            target = &content;
+        }
         auto format = probeFormat(location->source);
         if (!format)
             return fail(spec, format.error());
@@ -69,10 +79,12 @@ int runInfo(const QStringList &args)
                 return fail(spec, container.error());
             const QJsonObject details = (*container)->info();
             for (auto it = details.begin(); it != details.end(); ++it)
-                info[it.key()] = it.value();
-        } else {
+                (*target)[it.key()] = it.value();
+        } else if (target == &info) {
             info[QStringLiteral("format")] = QStringLiteral("raw");
         }
+        if (target == &content && !content.isEmpty())
+            info[QStringLiteral("content")] = content;
     }
     if (p.parser().isSet(QStringLiteral("json"))) {
         printLine(QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));

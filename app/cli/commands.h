@@ -14,5 +14,6 @@ int runExtract(const QStringList &args);
 int runBench(const QStringList &args);
 int runCompare(const QStringList &args);
 int runChart(const QStringList &args);
+int runMap(const QStringList &args);
 
 } // namespace asc::cli

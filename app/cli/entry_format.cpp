@@ -64,7 +64,8 @@ void appendEntryJson(QByteArray &out, const Entry &entry, const QByteArray &path
     }
     // The numeric middle of the object in one snprintf: this runs once per entry.
     char numbers[256];
-    const unsigned long long size = entry.type == EntryType::File && entry.size != kUnknown ? entry.size : 0;
+    const bool hasContent = entry.type == EntryType::File || entry.type == EntryType::Partition;
+    const unsigned long long size = hasContent && entry.size != kUnknown ? entry.size : 0;
     int n;
     if (entry.hasMtime)
         n = snprintf(numbers, sizeof numbers, ",\"type\":\"%s\",\"size\":%llu,\"mode\":%u,\"mtime\":%lld,\"uid\":%u,\"gid\":%u,\"target\":",
@@ -102,6 +103,8 @@ void appendEntryJson(QByteArray &out, const Entry &entry, const QByteArray &path
         n = snprintf(numbers, sizeof numbers, ",\"offset\":%llu", (unsigned long long)entry.dataOffset);
         out.append(numbers, n);
     }
+    if (!entry.detail.isEmpty())
+        appendText(out, "detail", entry.detail, false);
     if (entry.encrypted)
         out += ",\"encrypted\":true";
     if (entry.unsafePath)
@@ -159,7 +162,7 @@ void appendEntryText(QByteArray &out, const Entry &entry, const QByteArray &path
                  entry.gname.isEmpty() ? QByteArray::number(entry.gid).constData() : entry.gname.constData());
     char line[256];
     const int n = snprintf(line, sizeof line, "%s %-16s %12llu %s ", permissionText(entry.type, entry.mode).toLatin1().constData(), owner,
-                           (unsigned long long)(entry.type == EntryType::File && entry.size != kUnknown ? entry.size : 0), when);
+                           (unsigned long long)((entry.type == EntryType::File || entry.type == EntryType::Partition) && entry.size != kUnknown ? entry.size : 0), when);
     out.append(line, std::min<int>(n, int(sizeof line) - 1));
     out += isValidUtf8(path) ? path : pathText(path).toUtf8();
     if (entry.type == EntryType::Symlink)
@@ -168,6 +171,8 @@ void appendEntryText(QByteArray &out, const Entry &entry, const QByteArray &path
         out += " link to " + pathText(entry.target).toUtf8();
     if (entry.encrypted)
         out += " (encrypted)";
+    if (!entry.detail.isEmpty())
+        out += "  [" + entry.detail + "]";
     out += '\n';
 }
 

@@ -24,6 +24,7 @@ static const char *kHelp =
     "  info SPEC [--json]           format and metadata\n"
     "  ls SPEC [--json]             every entry below SPEC, recursively, in archive order\n"
     "  cat SPEC                     the bytes of an entry (or file) to stdout\n"
+    "  map SPEC [--json]            disk images: extents of the virtual disk (like qemu-img map)\n"
     "  extract SPEC -C DIR          safe extraction into DIR\n"
     "  bench SPEC [options]         read-strategy x buffer-size sweep\n"
     "  compare A.json B.json        ratios between two bench results\n"
@@ -58,7 +59,7 @@ int main(int argc, char **argv)
     static const Command commands[] = {
         {"formats", cli::runFormats}, {"strategies", cli::runStrategies}, {"cat", cli::runCat},
         {"ls", cli::runLs},           {"info", cli::runInfo},             {"extract", cli::runExtract},
-        {"bench", cli::runBench},     {"compare", cli::runCompare},
+        {"bench", cli::runBench},     {"compare", cli::runCompare},       {"map", cli::runMap},
     };
     for (const Command &c : commands) {
         if (command == QLatin1String(c.name))

@@ -1,6 +1,7 @@
 #include "format.h"
 
 #include "formats/archive/archive_format.h"
+#include "formats/image/image_formats.h"
 
 #include <vector>
 
@@ -10,6 +11,8 @@ const std::vector<Format> &registeredFormats()
 {
     static const std::vector<Format> formats = [] {
         std::vector<Format> all;
+        for (auto &f : imageFormats())
+            all.push_back(std::move(f));
         for (auto &f : archiveFormats())
             all.push_back(std::move(f));
         return all;

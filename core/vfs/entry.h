@@ -19,6 +19,7 @@ struct Entry {
     QByteArray target; // symlink text or hardlink target path
     QByteArray uname;  // owner and group names where the format stores them (shared, interned)
     QByteArray gname;
+    QByteArray detail; // format-specific words (a partition's type and filesystem), may be empty
     uint64_t size = 0;                // content bytes (0 for non-files)
     uint64_t compressedSize = kUnknown;
     uint64_t dataOffset = kUnknown;   // where the content starts in the container, if known

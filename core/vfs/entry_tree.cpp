@@ -77,9 +77,10 @@ void EntryTree::store(int32_t node, Entry entry, bool synthesized)
     r.type = entry.type;
     r.flags = uint8_t((synthesized ? kSynthesized : 0) | (entry.encrypted ? kEncrypted : 0) |
                       (entry.hasMtime ? kHasMtime : 0) | (entry.unsafePath ? kUnsafePath : 0));
-    if (!entry.target.isEmpty() || entry.compressedSize != kUnknown || entry.rdevMajor || entry.rdevMinor ||
-        entry.ordinal > UINT32_MAX) {
-        extras_.insert(node, Extra{std::move(entry.target), entry.compressedSize, entry.ordinal, entry.rdevMajor, entry.rdevMinor});
+    if (!entry.target.isEmpty() || !entry.detail.isEmpty() || entry.compressedSize != kUnknown || entry.rdevMajor ||
+        entry.rdevMinor || entry.ordinal > UINT32_MAX) {
+        extras_.insert(node, Extra{std::move(entry.target), std::move(entry.detail), entry.compressedSize, entry.ordinal,
+                                   entry.rdevMajor, entry.rdevMinor});
     } else {
         extras_.remove(node);
     }
@@ -107,6 +108,7 @@ Entry EntryTree::entry(int32_t node) const
     auto extra = extras_.constFind(node);
     if (extra != extras_.constEnd()) {
         e.target = extra->target;
+        e.detail = extra->detail;
         e.compressedSize = extra->compressedSize;
         e.ordinal = extra->ordinal;
         e.rdevMajor = extra->rdevMajor;

@@ -92,6 +92,7 @@ private:
     // What few entries have: kept aside so the common record stays small.
     struct Extra {
         QByteArray target;
+        QByteArray detail;
         uint64_t compressedSize = kUnknown;
         uint64_t ordinal = 0;
         uint32_t rdevMajor = 0;

@@ -130,6 +130,14 @@ Result<Location> resolve(const QString &spec)
         }
         here = std::move(next);
     }
+    if (!here.isDirectory()) {
+        // A disk image is transparent: its bytes are those of its virtual disk.
+        here.raw = here.source;
+        auto disk = unwrapImages(here.source);
+        if (!disk)
+            return std::move(disk).error();
+        here.source = std::move(disk).value();
+    }
     return here;
 }
 

@@ -18,7 +18,8 @@ SpecParts splitSpec(const QString &spec);
 
 struct Location {
     QString spec;
-    SourcePtr source;            // the bytes here; null when the location is a directory
+    SourcePtr source;            // the bytes here (a disk image's virtual disk); null for a directory
+    SourcePtr raw;               // the bytes before disk images were unwrapped (the image file itself)
     ContainerPtr parent;         // the container holding `entry`; null for the outer file
     std::optional<Entry> entry;  // this location's entry inside `parent`
     QByteArray directory;        // when this names a directory inside `parent`: its path ("" = root)

@@ -1,0 +1,11 @@
+#include "disk_image.h"
+
+namespace asc {
+
+BackingPolicy &backingPolicy()
+{
+    static BackingPolicy policy;
+    return policy;
+}
+
+} // namespace asc
