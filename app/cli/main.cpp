@@ -1,6 +1,7 @@
 // archivescope-cli: the headless twin of the GUI (see CLI.md for the contract).
 
 #include "cli_output.h"
+#include "formats/image/disk_image.h"
 #include "commands.h"
 #include "process_setup.h"
 #include "version.h"
@@ -29,8 +30,9 @@ static const char *kHelp =
     "  bench SPEC [options]         read-strategy x buffer-size sweep\n"
     "  compare A.json B.json        ratios between two bench results\n"
     "\n"
-    "Every command takes --help. Exit status: 0 success, 1 bad input or failed operation,\n"
-    "2 usage error.\n";
+    "Every command takes --help. Anywhere on the line, --allow-backing lets disk images follow\n"
+    "backing files outside their own folder (absolute paths, ../); by default those are refused.\n"
+    "Exit status: 0 success, 1 bad input or failed operation, 2 usage error.\n";
 
 int main(int argc, char **argv)
 {
@@ -39,7 +41,10 @@ int main(int argc, char **argv)
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("archivescope-cli"));
     QCoreApplication::setApplicationVersion(programVersion());
-    const QStringList args = app.arguments().mid(1);
+    QStringList args = app.arguments().mid(1);
+    // Global: follow disk-image backing files outside the image's folder (absolute names, "../").
+    if (args.removeAll(QStringLiteral("--allow-backing")) > 0)
+        backingPolicy().allowOutside = true;
     if (args.isEmpty())
         return cli::usage(QStringLiteral("missing command"));
     const QString command = args.first();

@@ -10,7 +10,15 @@ static int probeArchive(const ProbeInput &input)
         return 0;
     // libarchive's bidders read only the first bytes (and a zip's end record): cheap enough.
     auto reader = LibarchiveReader::open(input.source, LibarchiveReader::Mode::Archives);
-    return reader ? 50 : 0;
+    if (!reader)
+        return 0;
+    // Two zero blocks are a valid empty tar, and so is the start of every blank disk: an "empty
+    // tar" larger than tar's own padding is not one.
+    Entry first;
+    auto any = (*reader)->next(first);
+    if (any && !*any && input.source->size() > 20480)
+        return 0;
+    return 50;
 }
 
 static int probeCompressed(const ProbeInput &input)

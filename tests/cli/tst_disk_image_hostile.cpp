@@ -1,0 +1,174 @@
+// Corrupt disk images: truncated at many offsets, L1/L2 tables past the end of the file, absurd
+// refcount order, cluster_bits 31, a 2^62-byte virtual size, broken compressed data, damaged
+// partition tables. Each ends with exit 0 or 1 and a message naming the file, within a second or
+// so, in bounded memory (run under a 1 GiB address-space limit), never a crash.
+
+#include "test_files.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTest>
+
+using namespace asc;
+
+class TestDiskImageHostile : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QByteArray plain_;
+    QByteArray compressed_;
+
+    struct Outcome {
+        int exitCode;
+        QByteArray err;
+        qint64 ms;
+    };
+
+    // Reads the whole virtual disk under a 1 GiB address-space limit.
+    Outcome catLimited(const QString &image)
+    {
+        QElapsedTimer timer;
+        timer.start();
+        auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("ulimit -v 1048576; exec \"$0\" cat \"$1\" > /dev/null"),
+                                                      QStringLiteral(CLI_PATH), image}, 30000);
+        return {r.exitCode, r.err, timer.elapsed()};
+    }
+
+    QString patched(const QByteArray &image, const QString &name, qsizetype offset, const QByteArray &bytes)
+    {
+        QByteArray copy = image;
+        copy.replace(offset, bytes.size(), bytes);
+        return test::writeFile(dir_, name, copy);
+    }
+
+    static QByteArray be32(quint32 v) { QByteArray b(4, 0); for (int i = 0; i < 4; ++i) b[i] = char(v >> (24 - 8 * i)); return b; }
+    static QByteArray be64(quint64 v) { QByteArray b(8, 0); for (int i = 0; i < 8; ++i) b[i] = char(v >> (56 - 8 * i)); return b; }
+
+    void expectClean(const Outcome &o, const QString &image, bool mustFail)
+    {
+        QVERIFY2(o.exitCode == 0 || o.exitCode == 1, qPrintable(QStringLiteral("%1: exit %2 %3").arg(image).arg(o.exitCode).arg(QString::fromUtf8(o.err))));
+        if (mustFail)
+            QVERIFY2(o.exitCode == 1, qPrintable(image));
+        if (o.exitCode == 1)
+            QVERIFY2(o.err.startsWith("archivescope-cli: ") && o.err.contains(image.toUtf8()), o.err.constData());
+        QVERIFY2(o.ms < 3000, qPrintable(QStringLiteral("%1 took %2 ms").arg(image).arg(o.ms)));
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (!test::haveTool(QStringLiteral("qemu-img")))
+            QSKIP("qemu-img not installed (scripts/setup.sh installs qemu-utils)");
+        QByteArray disk = test::seededBytes(2 << 20, 3) + QByteArray(2 << 20, '\0') + QByteArray("text ").repeated(200000);
+        const QString raw = test::writeFile(dir_, QStringLiteral("disk.raw"), disk);
+        for (const auto &[name, options] : {std::pair{QStringLiteral("plain.qcow2"), QStringLiteral("")}, std::pair{QStringLiteral("zlib.qcow2"), QStringLiteral("-c")}}) {
+            auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("qemu-img convert -f raw -O qcow2 %1 \"$1\" \"$2\"").arg(options),
+                                                          QStringLiteral("sh"), raw, dir_.filePath(name)});
+            QCOMPARE(r.exitCode, 0);
+        }
+        QFile a(dir_.filePath(QStringLiteral("plain.qcow2")));
+        QFile b(dir_.filePath(QStringLiteral("zlib.qcow2")));
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        plain_ = a.readAll();
+        compressed_ = b.readAll();
+    }
+
+    void truncated()
+    {
+        for (const QByteArray *image : {&plain_, &compressed_}) {
+            for (qsizetype cut : {qsizetype(0), qsizetype(3), qsizetype(50), qsizetype(100), qsizetype(4000), qsizetype(65536), qsizetype(200000),
+                                  image->size() / 2, image->size() - 1}) {
+                const QString path = test::writeFile(dir_, QStringLiteral("cut-%1.qcow2").arg(cut), image->left(cut));
+                const Outcome o = catLimited(path);
+                // Under 8 bytes there is no qcow2 magic: the file is plain data and cat succeeds.
+                expectClean(o, path, cut >= 72 && cut < image->size() - 1 && cut < 300000);
+            }
+        }
+    }
+
+    void headerFields()
+    {
+        // l1_table_offset far past EOF, cluster_bits 31, refcount_order 99, size 2^62, version 9.
+        expectClean(catLimited(patched(plain_, QStringLiteral("l1-past-eof.qcow2"), 40, be64(1ULL << 40))), dir_.filePath(QStringLiteral("l1-past-eof.qcow2")), true);
+        const Outcome bits = catLimited(patched(plain_, QStringLiteral("bits31.qcow2"), 20, be32(31)));
+        expectClean(bits, dir_.filePath(QStringLiteral("bits31.qcow2")), true);
+        QVERIFY(bits.err.contains("cluster size"));
+        const Outcome refcount = catLimited(patched(plain_, QStringLiteral("refcount.qcow2"), 96, be32(99)));
+        expectClean(refcount, dir_.filePath(QStringLiteral("refcount.qcow2")), true);
+        QVERIFY(refcount.err.contains("entry width"));
+        const Outcome huge = catLimited(patched(plain_, QStringLiteral("huge.qcow2"), 24, be64(1ULL << 62)));
+        expectClean(huge, dir_.filePath(QStringLiteral("huge.qcow2")), true);
+        QVERIFY(huge.err.contains("too small") || huge.err.contains("too large"));
+        expectClean(catLimited(patched(plain_, QStringLiteral("version.qcow2"), 4, be32(9))), dir_.filePath(QStringLiteral("version.qcow2")), true);
+        expectClean(catLimited(patched(plain_, QStringLiteral("l1size.qcow2"), 36, be32(0xFFFFFFFF))), dir_.filePath(QStringLiteral("l1size.qcow2")), true);
+        expectClean(catLimited(patched(plain_, QStringLiteral("feature.qcow2"), 72, be64(1ULL << 40))), dir_.filePath(QStringLiteral("feature.qcow2")), true);
+    }
+
+    void tablesPointingAway()
+    {
+        // The first L1 entry: at l1_table_offset; make it point past EOF, then unaligned.
+        quint64 l1 = 0;
+        for (int i = 0; i < 8; ++i)
+            l1 = (l1 << 8) | quint8(plain_[40 + i]);
+        const Outcome past = catLimited(patched(plain_, QStringLiteral("l2-past-eof.qcow2"), qsizetype(l1), be64((1ULL << 63) | (1ULL << 40))));
+        expectClean(past, dir_.filePath(QStringLiteral("l2-past-eof.qcow2")), true);
+        QVERIFY2(past.err.contains("L2 table") && past.err.contains("offset"), past.err.constData());
+        expectClean(catLimited(patched(plain_, QStringLiteral("l2-unaligned.qcow2"), qsizetype(l1), be64((1ULL << 63) | 0x10200))),
+                    dir_.filePath(QStringLiteral("l2-unaligned.qcow2")), true);
+    }
+
+    void brokenCompressedData()
+    {
+        // Overwrite the middle of the compressed image (its data clusters) with garbage.
+        QByteArray broken = compressed_;
+        for (qsizetype i = compressed_.size() / 2; i < compressed_.size() / 2 + 4096; ++i)
+            broken[i] = char(i * 31);
+        const QString path = test::writeFile(dir_, QStringLiteral("broken-deflate.qcow2"), broken);
+        expectClean(catLimited(path), path, false);
+    }
+
+    void randomFlips()
+    {
+        // Many single-byte corruptions of the metadata area: never a crash or a hang.
+        for (int i = 0; i < 60; ++i) {
+            QByteArray copy = compressed_;
+            const qsizetype at = qsizetype((quint64(i) * 2654435761u) % quint64(std::min<qsizetype>(copy.size(), 1 << 20)));
+            copy[at] = char(copy[at] ^ (1 << (i % 8)));
+            const QString path = test::writeFile(dir_, QStringLiteral("flip.qcow2"), copy);
+            expectClean(catLimited(path), path, false);
+        }
+    }
+
+    void damagedPartitionTables()
+    {
+        QByteArray mbr(1 << 20, '\0');
+        mbr[510] = char(0x55);
+        mbr[511] = char(0xAA);
+        // An extended partition whose EBR chain points at itself.
+        const char entry[16] = {0, 0, 0, 0, 0x05, 0, 0, 0, 8, 0, 0, 0, 0, 4, 0, 0};
+        memcpy(mbr.data() + 446, entry, 16);
+        mbr[8 * 512 + 510] = char(0x55);
+        mbr[8 * 512 + 511] = char(0xAA);
+        const char next[16] = {0, 0, 0, 0, 0x05, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0};
+        memcpy(mbr.data() + 8 * 512 + 462, next, 16);
+        const QString loop = test::writeFile(dir_, QStringLiteral("ebr-loop.raw"), mbr);
+        auto r = test::runCli({QStringLiteral("ls"), loop}, 10000);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("p1"));
+        auto info = test::runCli({QStringLiteral("info"), loop}, 10000);
+        QVERIFY2(info.out.contains("loops"), info.out.constData());
+        // A GPT whose both headers fail their CRC: an error naming the file.
+        QByteArray gpt(1 << 20, '\0');
+        gpt[510] = char(0x55);
+        gpt[511] = char(0xAA);
+        gpt[446 + 4] = char(0xEE);
+        memcpy(gpt.data() + 512, "EFI PART", 8);
+        const QString bad = test::writeFile(dir_, QStringLiteral("bad-gpt.raw"), gpt);
+        auto g = test::runCli({QStringLiteral("ls"), bad}, 10000);
+        QCOMPARE(g.exitCode, 1);
+        QVERIFY2(g.err.contains("bad-gpt.raw") && g.err.contains("GPT"), g.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiskImageHostile)
+#include "tst_disk_image_hostile.moc"
