@@ -37,6 +37,14 @@ public:
         return std::nullopt;
     }
 
+    // How many bytes from `offset` are known to read as zeros without reading them (a hole of a
+    // sparse file, an unallocated cluster); 0 when unknown or not a hole.
+    virtual uint64_t zeroRun(uint64_t offset) const
+    {
+        (void)offset;
+        return 0;
+    }
+
     // Reads exactly buf.size() bytes or fails with a Format error naming the offset.
     Result<void> readExact(uint64_t offset, std::span<char> buf) const;
 };

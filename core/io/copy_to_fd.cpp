@@ -1,17 +1,141 @@
 #include "copy_to_fd.h"
 
+#include <QThread>
+#include <atomic>
 #include <cerrno>
+#include <fcntl.h>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 namespace asc {
 
-static constexpr size_t kChunk = 1 << 20;
-static constexpr size_t kKernelChunk = 64 << 20;
+namespace {
+
+constexpr size_t kChunk = 1 << 20;
+constexpr size_t kKernelChunk = 64 << 20;
+constexpr uint64_t kSegment = 32ULL << 20;  // work unit of the parallel file copy
+constexpr uint64_t kMinHole = 4096;         // shorter zero runs are written, not skipped
+
+Result<size_t> writeAll(int fd, const char *data, size_t size, std::optional<uint64_t> at, const QString &fdName)
+{
+    size_t done = 0;
+    while (done < size) {
+        const ssize_t n = at ? ::pwrite(fd, data + done, size - done, off_t(*at + done)) : ::write(fd, data + done, size - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return Error::system(fdName, at ? QStringLiteral("pwrite") : QStringLiteral("write"), errno);
+        done += size_t(n);
+    }
+    return done;
+}
+
+// Copies [from, to) of the source to the same offsets (plus `base`) of a regular file: holes are
+// skipped (the file was truncated to size first), file-backed runs go kernel to kernel.
+Result<void> copyRange(const ByteSource &source, int fd, uint64_t base, uint64_t from, uint64_t to, const QString &fdName,
+                       const CancelFlag &cancel, std::vector<char> &buffer)
+{
+    bool kernelCopy = true;
+    for (uint64_t at = from; at < to;) {
+        if (cancel.isCancelled())
+            return Error::cancelled();
+        const uint64_t zeros = source.zeroRun(at);
+        if (zeros >= kMinHole) {
+            at += std::min(zeros, to - at);
+            continue;
+        }
+        const auto extent = kernelCopy ? source.fileExtent(at) : std::nullopt;
+        if (extent) {
+            loff_t in = loff_t(extent->fileOffset);
+            loff_t out = loff_t(base + at);
+            const size_t want = size_t(std::min<uint64_t>({extent->length, to - at, kKernelChunk}));
+            const ssize_t n = ::copy_file_range(extent->fd, &in, fd, &out, want, 0);
+            if (n > 0) {
+                at += uint64_t(n);
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            kernelCopy = false; // across filesystems on older kernels, or unsupported: copy ourselves
+            continue;
+        }
+        const size_t want = size_t(std::min<uint64_t>(buffer.size(), to - at));
+        auto got = source.readAt(at, std::span(buffer.data(), want));
+        if (!got)
+            return std::move(got).error();
+        if (*got == 0)
+            return Error::format(source.name(), at, QStringLiteral("source ended early"));
+        auto written = writeAll(fd, buffer.data(), *got, base + at, fdName);
+        if (!written)
+            return std::move(written).error();
+        at += *got;
+    }
+    return {};
+}
+
+Result<CopyOutcome> copyToRegularFile(const ByteSource &source, int fd, uint64_t base, const QString &fdName, const CancelFlag &cancel)
+{
+    const uint64_t size = source.size();
+    if (::ftruncate(fd, off_t(base + size)) != 0)
+        return Error::system(fdName, QStringLiteral("ftruncate"), errno);
+    // Segments handed to a few threads: decompression and copying overlap across cores.
+    const unsigned threads = unsigned(std::clamp(QThread::idealThreadCount(), 1, 8));
+    std::atomic<uint64_t> next{0};
+    std::mutex mutex;
+    std::optional<Error> failure;
+    CancelFlag stop;
+    auto work = [&] {
+        std::vector<char> buffer(kChunk);
+        for (;;) {
+            if (cancel.isCancelled())
+                stop.cancel();
+            const uint64_t from = next.fetch_add(kSegment);
+            if (from >= size || stop.isCancelled())
+                return;
+            auto copied = copyRange(source, fd, base, from, std::min(size, from + kSegment), fdName, stop, buffer);
+            if (!copied) {
+                std::lock_guard lock(mutex);
+                if (!failure)
+                    failure = copied.error();
+                stop.cancel();
+                return;
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned i = 1; i < threads && uint64_t(i) * kSegment < size; ++i)
+        pool.emplace_back(work);
+    work();
+    for (auto &t : pool)
+        t.join();
+    if (failure)
+        return *failure;
+    if (cancel.isCancelled())
+        return Error::cancelled();
+    ::lseek(fd, off_t(base + size), SEEK_SET); // as if written sequentially
+    CopyOutcome outcome;
+    outcome.bytes = size;
+    return outcome;
+}
+
+} // namespace
 
 Result<CopyOutcome> copyToFd(const ByteSource &source, int fd, const QString &fdName, const CancelFlag &cancel)
 {
+    // A regular file we may write at offsets (not opened for appending): sparse and parallel.
+    struct stat st {};
+    const int flags = ::fcntl(fd, F_GETFL);
+    const off_t position = ::lseek(fd, 0, SEEK_CUR);
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flags >= 0 && !(flags & O_APPEND) && position >= 0 &&
+        uint64_t(st.st_size) <= uint64_t(position))
+        return copyToRegularFile(source, fd, uint64_t(position), fdName, cancel);
+
     CopyOutcome outcome;
     const uint64_t size = source.size();
     bool kernelCopy = true;
@@ -46,17 +170,13 @@ Result<CopyOutcome> copyToFd(const ByteSource &source, int fd, const QString &fd
             return std::move(got).error();
         if (*got == 0)
             break;
-        for (size_t done = 0; done < *got;) {
-            const ssize_t n = ::write(fd, buffer.get() + done, *got - done);
-            if (n < 0 && errno == EINTR)
-                continue;
-            if (n < 0 && errno == EPIPE) {
+        auto written = writeAll(fd, buffer.get(), *got, std::nullopt, fdName);
+        if (!written) {
+            if (written.error().errnum == EPIPE) {
                 outcome.readerGone = true;
                 return outcome;
             }
-            if (n < 0)
-                return Error::system(fdName, QStringLiteral("write"), errno);
-            done += size_t(n);
+            return std::move(written).error();
         }
         outcome.bytes += *got;
     }

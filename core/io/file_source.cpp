@@ -76,4 +76,15 @@ std::optional<FileExtent> FileSource::fileExtent(uint64_t offset) const
     return FileExtent{fd_, offset, size_ - offset};
 }
 
+uint64_t FileSource::zeroRun(uint64_t offset) const
+{
+    if (offset >= size_)
+        return 0;
+    // A hole of a sparse file: SEEK_DATA jumps past it (ENXIO: a hole up to the end).
+    const off_t data = ::lseek(fd_, off_t(offset), SEEK_DATA);
+    if (data < 0)
+        return errno == ENXIO ? size_ - offset : 0;
+    return uint64_t(data) > offset ? std::min<uint64_t>(uint64_t(data), size_) - offset : 0;
+}
+
 } // namespace asc

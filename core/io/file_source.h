@@ -17,6 +17,7 @@ public:
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override;
     QString name() const override { return path_; }
     std::optional<FileExtent> fileExtent(uint64_t offset) const override;
+    uint64_t zeroRun(uint64_t offset) const override;
 
     int fd() const { return fd_; }
     const QString &path() const { return path_; }

@@ -30,4 +30,11 @@ std::optional<FileExtent> SliceSource::fileExtent(uint64_t offset) const
     return extent;
 }
 
+uint64_t SliceSource::zeroRun(uint64_t offset) const
+{
+    if (offset >= length_)
+        return 0;
+    return std::min(parent_->zeroRun(start_ + offset), length_ - offset);
+}
+
 } // namespace asc

@@ -14,6 +14,7 @@ public:
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override;
     QString name() const override { return name_; }
     std::optional<FileExtent> fileExtent(uint64_t offset) const override;
+    uint64_t zeroRun(uint64_t offset) const override;
 
     const SourcePtr &parent() const { return parent_; }
     uint64_t start() const { return start_; }

@@ -485,6 +485,22 @@ std::optional<FileExtent> Qcow2Image::fileExtent(uint64_t offset) const
     return extent;
 }
 
+uint64_t Qcow2Image::zeroRun(uint64_t offset) const
+{
+    if (offset >= size_)
+        return 0;
+    auto piece = pieceAt(offset, 1ULL << 40);
+    if (!piece)
+        return 0;
+    if (piece->kind == Kind::Zero)
+        return piece->length;
+    if (piece->kind != Kind::Unallocated)
+        return 0;
+    if (!backing_ || offset >= backing_->size())
+        return piece->length;
+    return std::min(piece->length, backing_->zeroRun(offset));
+}
+
 Result<std::vector<DiskExtent>> Qcow2Image::map(uint64_t start, uint64_t length) const
 {
     std::vector<DiskExtent> extents;

@@ -29,6 +29,7 @@ public:
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override;
     QString name() const override { return file_->name(); }
     std::optional<FileExtent> fileExtent(uint64_t offset) const override;
+    uint64_t zeroRun(uint64_t offset) const override;
     QJsonObject info() const override;
     Result<std::vector<DiskExtent>> map(uint64_t start, uint64_t length) const override;
     QString formatName() const override { return QStringLiteral("qcow2"); }
@@ -78,6 +79,7 @@ public:
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override { return file_->readAt(offset, buf); }
     QString name() const override { return file_->name(); }
     std::optional<FileExtent> fileExtent(uint64_t offset) const override { return file_->fileExtent(offset); }
+    uint64_t zeroRun(uint64_t offset) const override { return file_->zeroRun(offset); }
     QJsonObject info() const override;
     Result<std::vector<DiskExtent>> map(uint64_t start, uint64_t length) const override;
     QString formatName() const override { return QStringLiteral("raw"); }
