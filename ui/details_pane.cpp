@@ -1,5 +1,6 @@
 #include "details_pane.h"
 
+#include "allocation_map.h"
 #include "entry_tree_model.h"
 #include "hex_view.h"
 #include "open_job.h"
@@ -22,10 +23,18 @@ DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto *split = new QSplitter(Qt::Vertical, this);
-    fields_ = new QTextBrowser(split);
+    auto *top = new QWidget(split);
+    auto *topLayout = new QVBoxLayout(top);
+    topLayout->setContentsMargins(0, 0, 0, 0);
+    fields_ = new QTextBrowser(top);
     fields_->setOpenLinks(false);
+    map_ = new AllocationMap(top);
+    map_->setToolTip(tr("Allocation of the virtual disk"));
+    map_->hide();
+    topLayout->addWidget(map_);
+    topLayout->addWidget(fields_, 1);
     hex_ = new HexView(split);
-    split->addWidget(fields_);
+    split->addWidget(top);
     split->addWidget(hex_);
     split->setStretchFactor(1, 1);
     layout->addWidget(split);
@@ -52,17 +61,41 @@ static QString jsonText(const QJsonValue &value)
     return value.toVariant().toString();
 }
 
-void DetailsPane::showSource(const QString &spec, quint64 size, const QString &format, const QJsonObject &info, const QByteArray &head)
+void DetailsPane::showSource(const QString &spec, quint64 size, const QString &format, const QJsonObject &info, const QByteArray &head,
+                             const QJsonObject &imageInfo, const std::vector<DiskExtent> &allocation)
 {
     ++generation_;
     QString html = QStringLiteral("<table cellspacing=4>");
     html += row(tr("Location"), spec);
     html += row(tr("Size"), QStringLiteral("%1 (%2 bytes)").arg(sizeLabel(size)).arg(size));
+    if (!imageInfo.isEmpty()) {
+        // A disk image: its own header first, the backing chain spelled out, then its content.
+        html += row(tr("Image format"), imageInfo.value(QStringLiteral("format")).toString());
+        const quint64 virtualSize = quint64(imageInfo.value(QStringLiteral("virtual_size")).toDouble());
+        html += row(tr("Virtual size"), QStringLiteral("%1 (%2 bytes)").arg(sizeLabel(virtualSize)).arg(virtualSize));
+        QStringList chain;
+        for (const auto &link : imageInfo.value(QStringLiteral("backing_chain")).toArray())
+            chain << link.toString();
+        if (!chain.isEmpty())
+            html += row(tr("Backing chain"), spec + QStringLiteral(" → ") + chain.join(QStringLiteral(" → ")));
+        for (const auto &warning : imageInfo.value(QStringLiteral("warnings")).toArray())
+            html += row(tr("Warning"), warning.toString());
+        for (auto it = imageInfo.begin(); it != imageInfo.end(); ++it) {
+            if (it.key() == QLatin1String("backing") || it.key() == QLatin1String("warnings") || it.key() == QLatin1String("backing_chain"))
+                continue;
+            html += row(it.key(), jsonText(it.value()));
+        }
+        html += QStringLiteral("<tr><td colspan=2><hr></td></tr>");
+    }
     html += row(tr("Format"), format);
     for (auto it = info.begin(); it != info.end(); ++it)
         html += row(it.key(), jsonText(it.value()));
     fields_->setHtml(html + QStringLiteral("</table>"));
     hex_->setBytes(head);
+    if (allocation.empty())
+        map_->clear();
+    else
+        map_->setExtents(allocation, quint64(imageInfo.value(QStringLiteral("virtual_size")).toDouble()));
 }
 
 void DetailsPane::showNode(const EntryTree &tree, int32_t node)

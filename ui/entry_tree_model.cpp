@@ -97,7 +97,11 @@ int EntryTreeModel::columnCount(const QModelIndex &) const
 
 bool EntryTreeModel::looksNested(int32_t node) const
 {
-    if (tree_.type(node) != EntryType::File || expansionFailed_.contains(node))
+    if (expansionFailed_.contains(node))
+        return false;
+    if (tree_.type(node) == EntryType::Partition)
+        return true; // a partition is opened to see what it holds
+    if (tree_.type(node) != EntryType::File)
         return false;
     static const char *suffixes[] = {".tar", ".tgz", ".tbz2", ".txz", ".tzst", ".zip", ".jar", ".7z", ".iso", ".cpio", ".a",
                                      ".deb", ".rpm", ".xar", ".cab", ".rar", ".lha", ".lzh", ".gz", ".bz2", ".xz", ".zst",
@@ -166,7 +170,7 @@ QString EntryTreeModel::typeText(const Entry &entry) const
     case EntryType::BlockDev: return tr("Block device");
     case EntryType::Fifo: return tr("FIFO");
     case EntryType::Socket: return tr("Socket");
-    case EntryType::Partition: return tr("Partition");
+    case EntryType::Partition: return entry.detail.isEmpty() ? tr("Partition") : tr("Partition: %1").arg(QString::fromUtf8(entry.detail));
     }
     return {};
 }

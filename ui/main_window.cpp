@@ -242,7 +242,7 @@ void MainWindow::showOpened(OpenedSpec opened)
     setWindowTitle(tr("%1 — ArchiveScope").arg(name + inner));
     model_->clear();
     details_->showSource(opened.spec, opened.size, opened.formatName,
-                         opened.container ? opened.container->info() : QJsonObject(), opened.head);
+                         opened.container ? opened.container->info() : QJsonObject(), opened.head, opened.imageInfo, opened.allocation);
     if (!opened.problem.isEmpty())
         showBanner(opened.problem);
     statusBar()->showMessage(tr("%1: %2 bytes").arg(opened.spec).arg(opened.size));
@@ -323,7 +323,8 @@ void MainWindow::selectionChanged()
     if (!current.isValid()) {
         if (current_)
             details_->showSource(current_->spec, current_->size, current_->formatName,
-                                 current_->container ? current_->container->info() : QJsonObject(), current_->head);
+                                 current_->container ? current_->container->info() : QJsonObject(), current_->head,
+                                 current_->imageInfo, current_->allocation);
         return;
     }
     details_->showNode(model_->tree(), model_->nodeOf(proxy_->mapToSource(current)));

@@ -1,6 +1,7 @@
 #include "open_job.h"
 
 #include "formats/format.h"
+#include "formats/image/disk_image.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -35,6 +36,11 @@ static Result<OpenedSpec> openSpec(const QString &spec)
     if (!head)
         return std::move(head).error();
     opened.head = std::move(head).value();
+    if (auto image = std::dynamic_pointer_cast<const DiskImage>(opened.location.source)) {
+        opened.imageInfo = image->info();
+        if (auto extents = image->map(0, image->size()))
+            opened.allocation = std::move(extents).value();
+    }
     auto format = probeFormat(opened.location.source);
     if (format && *format) {
         auto container = openContainer(opened.location.source);

@@ -2,6 +2,7 @@
 // Opening a SPEC off the UI thread: resolve it, read the first 64 KiB for the hex view, and
 // open its container if it is one.
 
+#include "formats/image/extent.h"
 #include "vfs/spec.h"
 
 #include <QFuture>
@@ -16,6 +17,8 @@ struct OpenedSpec {
     quint64 size = 0;
     QString formatName;      // "tar", "zip", ... or "data"
     QString problem;         // why it is not a container, when that is interesting
+    QJsonObject imageInfo;   // a disk image's header, features, snapshots, backing chain
+    std::vector<DiskExtent> allocation; // a disk image's map
 };
 
 inline constexpr qsizetype kHeadBytes = 64 * 1024;

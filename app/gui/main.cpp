@@ -1,5 +1,6 @@
 // archivescope: the desktop application. Every file argument opens (the first in this window).
 
+#include "backing_question.h"
 #include "main_window.h"
 #include "open_measurement.h"
 #include "process_setup.h"
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
     if (parser.isSet(measure))
         return asc::ui::measureOpen(parser.value(measure));
 
+    asc::ui::installBackingQuestion();
     asc::ui::MainWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
