@@ -37,6 +37,9 @@ public:
 
     // Looks one path up; the default lists until it is found.
     virtual Result<Entry> find(const QByteArray &path);
+    // Whether a directory may exist only because deeper paths name it (zip, tar) rather than as
+    // an entry of its own (pxar lists every directory).
+    virtual bool impliesDirectories() const { return true; }
     // The source this container was opened on (what errors name).
     virtual const SourcePtr &source() const = 0;
 };

@@ -27,6 +27,16 @@ SpecParts splitSpec(const QString &spec)
 // Finds `path` in a container: the entry itself, or a directory only implied by deeper entries.
 static Result<std::optional<Entry>> findEntry(Container &container, const QByteArray &path, bool *implicitDir)
 {
+    if (!container.impliesDirectories()) {
+        // Random-access containers look the path up directly (reading only what that needs).
+        *implicitDir = false;
+        auto entry = container.find(path);
+        if (entry)
+            return std::optional<Entry>(std::move(entry).value());
+        if (entry.error().kind == ErrorKind::NotFound)
+            return std::optional<Entry>();
+        return std::move(entry).error();
+    }
     std::optional<Entry> found;
     const QByteArray prefix = path + '/';
     *implicitDir = false;

@@ -1,6 +1,7 @@
 #include "image_formats.h"
 
 #include "formats/partitions/partition_container.h"
+#include "formats/pxar/pxar_container.h"
 #include "formats/qcow2/qcow2_image.h"
 
 namespace asc {
@@ -20,6 +21,14 @@ std::vector<Format> imageFormats()
         return SourcePtr(std::move(image).value());
     };
     formats.push_back(std::move(qcow2));
+
+    Format pxarFormat;
+    pxarFormat.name = QStringLiteral("pxar");
+    pxarFormat.description = QStringLiteral("Proxmox file archives, v1 and v2 split (.mpxar + .ppxar beside it)");
+    pxarFormat.mimeTypes = {QStringLiteral("application/x-proxmox-pxar")};
+    pxarFormat.probe = [](const ProbeInput &in) { return looksLikePxar(in.head) ? 90 : 0; };
+    pxarFormat.openContainer = [](SourcePtr source) { return PxarContainer::open(std::move(source)); };
+    formats.push_back(std::move(pxarFormat));
 
     Format partitions;
     partitions.name = QStringLiteral("partitions");

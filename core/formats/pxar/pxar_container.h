@@ -1,0 +1,42 @@
+#pragma once
+// A pxar archive (v1, or a v2 .mpxar with its .ppxar beside it) as a container: listing through
+// the sequential decoder, lookups and content through the accessor (a lookup reads only the
+// goodbye tables and names on its path).
+
+#include "pxar_accessor.h"
+#include "vfs/container.h"
+
+namespace asc {
+
+class PxarContainer final : public Container {
+public:
+    static Result<ContainerPtr> open(SourcePtr archive);
+
+    QString formatName() const override { return QStringLiteral("pxar"); }
+    Result<void> list(const EntrySink &sink) override;
+    Result<void> walk(const ContentSink &sink) override;
+    Result<SourcePtr> open(const Entry &entry) override;
+    QJsonObject info() const override;
+    Result<Entry> find(const QByteArray &path) override;
+    bool impliesDirectories() const override { return false; }
+    const SourcePtr &source() const override { return archive_; }
+
+    const std::shared_ptr<pxar::Accessor> &accessor() const { return accessor_; }
+    const SourcePtr &payload() const { return payload_; }
+
+private:
+    PxarContainer(SourcePtr archive, SourcePtr payload, std::shared_ptr<pxar::Accessor> accessor)
+        : archive_(std::move(archive)), payload_(std::move(payload)), accessor_(std::move(accessor)) {}
+    Entry toEntry(const pxar::PxarEntry &e, uint64_t ordinal) const;
+
+    SourcePtr archive_;
+    SourcePtr payload_;
+    std::shared_ptr<pxar::Accessor> accessor_;
+};
+
+// Whether the first bytes look like a pxar archive (an ENTRY or FORMAT_VERSION item first).
+bool looksLikePxar(std::span<const char> head);
+// The .ppxar beside a .mpxar (null when the source is not a plain .mpxar file or none exists).
+Result<SourcePtr> findPayloadFile(const SourcePtr &archive);
+
+} // namespace asc
