@@ -15,5 +15,6 @@ int runBench(const QStringList &args);
 int runCompare(const QStringList &args);
 int runChart(const QStringList &args);
 int runMap(const QStringList &args);
+int runPxarCreate(const QStringList &args);
 
 } // namespace asc::cli

@@ -27,6 +27,7 @@ static const char *kHelp =
     "  cat SPEC                     the bytes of an entry (or file) to stdout\n"
     "  map SPEC [--json]            disk images: extents of the virtual disk (like qemu-img map)\n"
     "  extract SPEC -C DIR          safe extraction into DIR\n"
+    "  pxar-create DIR -o OUT       write DIR as a pxar archive (--split: .mpxar + .ppxar)\n"
     "  bench SPEC [options]         read-strategy x buffer-size sweep\n"
     "  compare A.json B.json        ratios between two bench results\n"
     "\n"
@@ -65,6 +66,7 @@ int main(int argc, char **argv)
         {"formats", cli::runFormats}, {"strategies", cli::runStrategies}, {"cat", cli::runCat},
         {"ls", cli::runLs},           {"info", cli::runInfo},             {"extract", cli::runExtract},
         {"bench", cli::runBench},     {"compare", cli::runCompare},       {"map", cli::runMap},
+        {"pxar-create", cli::runPxarCreate},
     };
     for (const Command &c : commands) {
         if (command == QLatin1String(c.name))

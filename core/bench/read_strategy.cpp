@@ -2,6 +2,7 @@
 
 #include "strategies/library_strategies.h"
 #include "strategies/plain_file_strategies.h"
+#include "strategies/pxar_strategies.h"
 #include "strategies/source_strategies.h"
 
 namespace asc {
@@ -14,6 +15,8 @@ const std::vector<StrategyPtr> &readStrategies()
         makeDirectStrategy(),       makeFadviseStrategy(),       makeSourceStrategy(),
         makeAsyncStrategy(1),       makeAsyncStrategy(4),        makeAsyncStrategy(16),
         makeFramedStrategy(false),  makeFramedStrategy(true),
+        makePxarDecoderStrategy(false), makePxarDecoderStrategy(true),
+        makePxarAccessorStrategy(false), makePxarAccessorStrategy(true),
     };
     return all;
 }

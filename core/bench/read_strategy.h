@@ -37,6 +37,8 @@ public:
     virtual QString group() const = 0;
     // Why this strategy cannot read the target (empty: it can).
     virtual QString notApplicable(const ReadTarget &target) const = 0;
+    // Bytes a complete run delivers (the target's size; format strategies may count more files).
+    virtual uint64_t expectedBytes(const ReadTarget &target) const { return target.source->size(); }
     // Reads the whole target with buffer size `buffer`. Checks `cancel` at least once per buffer.
     virtual Result<ReadOutcome> run(const ReadTarget &target, size_t buffer, const CancelFlag &cancel,
                                     const ByteConsumer &consume) const = 0;

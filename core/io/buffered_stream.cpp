@@ -92,6 +92,28 @@ Result<std::span<const char>> BufferedStream::peek(size_t n)
     return std::span<const char>(buffer_.data() + begin_, std::min(n, buffered()));
 }
 
+Result<std::span<const char>> BufferedStream::readView(size_t max)
+{
+    if (max == 0)
+        return std::span<const char>();
+    if (buffered() == 0) {
+        // Refill with one source read: the capacity, or (unbuffered) just what is asked.
+        const size_t want = capacity_ ? capacity_ : max;
+        if (buffer_.size() < want)
+            buffer_.resize(want);
+        begin_ = end_ = 0;
+        auto got = sourceRead(position_, std::span(buffer_.data(), want));
+        if (!got)
+            return std::move(got).error();
+        end_ = *got;
+    }
+    const size_t n = std::min(max, buffered());
+    std::span<const char> view(buffer_.data() + begin_, n);
+    begin_ += n;
+    position_ += n;
+    return view;
+}
+
 Result<void> BufferedStream::skip(uint64_t n)
 {
     const uint64_t inBuffer = std::min<uint64_t>(n, buffered());

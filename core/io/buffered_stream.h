@@ -21,6 +21,9 @@ public:
     Result<void> readExact(std::span<char> out);
     // The next n bytes (fewer at the end) without consuming them; valid until the next call.
     Result<std::span<const char>> peek(size_t n);
+    // Up to `max` bytes without copying them: a view into the stream's buffer, consumed (valid
+    // until the next call). Empty only at the end.
+    Result<std::span<const char>> readView(size_t max);
     // Moves forward n bytes; skipping past the end is a Format error.
     Result<void> skip(uint64_t n);
     // Moves to an absolute position, keeping buffered bytes when they cover it.

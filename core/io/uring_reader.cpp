@@ -41,6 +41,7 @@ UringReader::~UringReader()
 {
     if (ring_.ring_fd < 0)
         return;
+    flush();
     // The kernel may still write into caller buffers: wait for every submitted read.
     while (submitted_ > 0) {
         io_uring_cqe *cqe = nullptr;
@@ -73,7 +74,7 @@ void UringReader::start(int index)
     }
     io_uring_sqe *sqe = io_uring_get_sqe(&ring_);
     while (!sqe) { // the SQ ring is full of unsubmitted entries: push them to the kernel
-        io_uring_submit(&ring_);
+        flush();
         sqe = io_uring_get_sqe(&ring_);
     }
     const size_t len = size_t(std::min<uint64_t>(remaining, extent->length));
@@ -81,15 +82,23 @@ void UringReader::start(int index)
                        extent->fileOffset);
     io_uring_sqe_set_data64(sqe, uint64_t(index));
     ++submitted_;
+    ++unsubmitted_;
+    // Hand reads to the kernel in small batches (half the queue depth): one system call for
+    // several reads, while still keeping reads in flight ahead of the consumer.
+    if (unsubmitted_ >= std::max(1, queueDepth() / 2))
+        flush();
+}
+
+void UringReader::flush()
+{
+    if (unsubmitted_ == 0)
+        return;
     int rc;
     do {
         rc = io_uring_submit(&ring_);
     } while (rc == -EINTR);
-    if (rc < 0) {
-        // Submission failed outright: the SQE stays queued, report the error for this read.
-        --submitted_;
-        ready_.push_back({index, Error::system(source_->name(), QStringLiteral("io_uring_submit"), -rc, at)});
-    }
+    if (rc >= 0)
+        unsubmitted_ = std::max(0, unsubmitted_ - rc);
 }
 
 std::optional<AsyncReader::Completion> UringReader::handle(int index, int result)
@@ -126,7 +135,18 @@ std::optional<AsyncReader::Completion> UringReader::next(bool wait)
         if (submitted_ == 0)
             return std::nullopt;
         io_uring_cqe *cqe = nullptr;
-        int rc = wait ? io_uring_wait_cqe(&ring_, &cqe) : io_uring_peek_cqe(&ring_, &cqe);
+        int rc = io_uring_peek_cqe(&ring_, &cqe);
+        if (rc == -EAGAIN && unsubmitted_ > 0) {
+            // Nothing finished yet: submit what is queued and, if asked, wait, in one call.
+            const int queued = unsubmitted_;
+            rc = wait ? io_uring_submit_and_wait(&ring_, 1) : io_uring_submit(&ring_);
+            if (rc >= 0) {
+                unsubmitted_ = std::max(0, queued - rc);
+                rc = io_uring_peek_cqe(&ring_, &cqe);
+            }
+        }
+        if (rc == -EAGAIN && wait)
+            rc = io_uring_wait_cqe(&ring_, &cqe);
         if (rc == -EINTR)
             continue;
         if (rc < 0 || !cqe)

@@ -26,9 +26,11 @@ protected:
 private:
     UringReader(SourcePtr source, const AsyncOptions &options);
     std::optional<Completion> handle(int slot, int result);
+    void flush();
 
     io_uring ring_{};
-    int submitted_ = 0;             // operations the kernel still owes us
+    int submitted_ = 0;             // operations queued or with the kernel, not yet completed
+    int unsubmitted_ = 0;           // queued in the SQ ring, not yet handed to the kernel
     std::deque<Completion> ready_;  // finished without the kernel (end of source, non-file ranges)
 };
 

@@ -59,6 +59,14 @@ public:
         position_ += n;
         return {};
     }
+    Result<std::span<const char>> readView(size_t max) override
+    {
+        scratch_.resize(max);
+        auto got = read(scratch_);
+        if (!got)
+            return std::move(got).error();
+        return std::span<const char>(scratch_.data(), *got);
+    }
     uint64_t position() const override { return position_; }
     uint64_t size() const override { return source_->size(); }
     QString name() const override { return source_->name(); }
@@ -69,6 +77,7 @@ private:
     uint64_t position_;
     uint64_t windowOffset_;
     QByteArray window_;
+    std::vector<char> scratch_;
     uint64_t reads_ = 0;
 };
 

@@ -173,6 +173,19 @@ Result<std::optional<PxarEntry>> Decoder::next()
     }
 }
 
+Result<std::span<const char>> Decoder::readContentView(size_t max)
+{
+    if (!contentInput_ || contentLeft_ == 0)
+        return std::span<const char>();
+    auto view = contentInput_->readView(size_t(std::min<uint64_t>(max, contentLeft_)));
+    if (!view)
+        return view;
+    if (view->empty())
+        return formatError(*contentInput_, contentInput_->position(), QStringLiteral("file content truncated"));
+    contentLeft_ -= view->size();
+    return view;
+}
+
 Result<size_t> Decoder::readContent(std::span<char> out)
 {
     if (!contentInput_ || contentLeft_ == 0)

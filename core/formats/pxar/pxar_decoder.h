@@ -17,6 +17,8 @@ public:
     Result<std::optional<PxarEntry>> next();
     // Content of the file entry just returned (0 at its end); unread content is skipped by next().
     Result<size_t> readContent(std::span<char> out);
+    // The same content as views into the input's buffer (no copy); empty at its end.
+    Result<std::span<const char>> readContentView(size_t max);
 
     uint64_t formatVersion() const { return version_; }
     const QByteArray &prelude() const { return prelude_; }

@@ -140,10 +140,11 @@ public:
         return {};
     }
 
-    // Writes an entry (after its FILENAME, or the root); returns where it started.
+    // Writes an entry (after its FILENAME, or the root, whose entry "starts" at offset 0 even
+    // when FORMAT_VERSION and PRELUDE come first).
     Result<void> entry(const WriterNode &node, const QByteArray &path)
     {
-        const uint64_t entryStart = archive_.position();
+        const uint64_t entryStart = path == "/" ? 0 : archive_.position();
         if (node.meta.kind == Kind::Hardlink) {
             const uint64_t target = fileOffsets_.value(node.meta.target, 0);
             if (!target || !currentFilename_)

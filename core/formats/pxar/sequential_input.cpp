@@ -111,6 +111,28 @@ Result<size_t> ReadAheadInput::read(std::span<char> out)
     return n;
 }
 
+Result<std::span<const char>> ReadAheadInput::readView(size_t max)
+{
+    if (max == 0 || position_ >= source_->size())
+        return std::span<const char>();
+    if (capacity_ == 0) {
+        scratch_.resize(max);
+        auto got = read(scratch_);
+        if (!got)
+            return std::move(got).error();
+        return std::span<const char>(scratch_.data(), *got);
+    }
+    auto chunk = current();
+    if (!chunk)
+        return std::move(chunk).error();
+    if (!*chunk)
+        return std::span<const char>();
+    const size_t at = size_t(position_ - (*chunk)->offset);
+    const size_t n = std::min(max, (*chunk)->length - at);
+    position_ += n;
+    return std::span<const char>((*chunk)->bytes.data() + at, n);
+}
+
 Result<void> ReadAheadInput::readExact(std::span<char> out)
 {
     const uint64_t startedAt = position_;

@@ -17,6 +17,9 @@ public:
     virtual Result<void> readExact(std::span<char> out) = 0;
     virtual Result<size_t> read(std::span<char> out) = 0;
     virtual Result<void> skip(uint64_t n) = 0;
+    // Up to `max` bytes as a view into the input's own buffer (no copy), consumed; valid until
+    // the next call; empty at the end.
+    virtual Result<std::span<const char>> readView(size_t max) = 0;
     virtual uint64_t position() const = 0;
     virtual uint64_t size() const = 0;
     virtual QString name() const = 0;
@@ -30,6 +33,7 @@ public:
     Result<void> readExact(std::span<char> out) override { return stream_.readExact(out); }
     Result<size_t> read(std::span<char> out) override { return stream_.read(out); }
     Result<void> skip(uint64_t n) override { return stream_.skip(n); }
+    Result<std::span<const char>> readView(size_t max) override { return stream_.readView(max); }
     uint64_t position() const override { return stream_.position(); }
     uint64_t size() const override { return stream_.size(); }
     QString name() const override { return stream_.source()->name(); }
@@ -49,12 +53,14 @@ public:
     Result<void> readExact(std::span<char> out) override;
     Result<size_t> read(std::span<char> out) override;
     Result<void> skip(uint64_t n) override;
+    Result<std::span<const char>> readView(size_t max) override;
     uint64_t position() const override { return position_; }
     uint64_t size() const override { return source_->size(); }
     QString name() const override { return source_->name(); }
     uint64_t sourceReads() const override { return reads_; }
 
 private:
+    std::vector<char> scratch_; // unbuffered views
     struct Chunk {
         std::vector<char> bytes;
         uint64_t offset = 0;
