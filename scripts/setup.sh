@@ -12,7 +12,7 @@ libarchive-dev liburing-dev zlib1g-dev libdeflate-dev libzstd-dev libtsk-dev
 clang libclang-rt-14-dev
 qemu-utils libarchive-tools 7zip xorriso mtools dosfstools e2fsprogs fdisk gdisk
 cpio binutils xz-utils zstd bzip2 lz4 lzip file
-fio hyperfine
+fio hyperfine strace
 xvfb xauth imagemagick
 desktop-file-utils appstream shared-mime-info dpkg-dev
 python3
