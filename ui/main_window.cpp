@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include "bench/bench_panel.h"
 #include "details_pane.h"
 #include "entry_filter_model.h"
 #include "entry_tree_model.h"
@@ -12,6 +13,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -89,6 +91,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     layout->addWidget(banner_);
     layout->addWidget(splitter_, 1);
     setCentralWidget(central);
+
+    bench_ = new BenchPanel(this);
+    auto *dock = new QDockWidget(tr("Benchmark"), this);
+    dock->setObjectName(QStringLiteral("benchmark"));
+    dock->setWidget(bench_);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
 
     buildToolBar();
     buildMenus();
@@ -168,9 +176,21 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction *extract = file->addAction(tr("&Extract Selected…"), this, &MainWindow::chooseExtractTarget);
     extract->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    file->addAction(tr("Export &Chart…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("throughput.png"), tr("Images (*.png *.svg *.pdf)"));
+        if (path.isEmpty())
+            return;
+        if (auto ok = bench_->exportChart(path); !ok)
+            showBanner(ok.error().toString());
+    });
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu *benchmark = menuBar()->addMenu(tr("&Benchmark"));
+    QAction *runBench = benchmark->addAction(tr("&Run"), bench_, &BenchPanel::run);
+    runBench->setShortcut(QKeySequence(Qt::Key_F5));
+    benchmark->addAction(tr("&Cancel"), bench_, &BenchPanel::cancel);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ArchiveScope"), this, [this] {
@@ -249,6 +269,7 @@ void MainWindow::showOpened(OpenedSpec opened)
     recent_.add(opened.spec);
     rebuildRecentMenu();
     const QString spec = opened.spec;
+    bench_->setTarget(spec);
     current_ = std::move(opened);
     if (current_->container) {
         const int32_t layer = model_->addLayer(current_->container, current_->location.isDirectory() ? spec.section(QStringLiteral("!/"), 0, -2) : spec);
@@ -320,6 +341,15 @@ void MainWindow::expandNested(int32_t node)
 void MainWindow::selectionChanged()
 {
     const QModelIndex current = tree_->selectionModel()->currentIndex();
+    // The benchmark reads what is selected when it has content (a file, a partition), else the file.
+    if (current.isValid()) {
+        const int32_t node = model_->nodeOf(proxy_->mapToSource(current));
+        const EntryType type = model_->tree().type(node);
+        if (type == EntryType::File || type == EntryType::Partition)
+            bench_->setTarget(model_->tree().spec(node));
+    } else if (current_) {
+        bench_->setTarget(current_->spec);
+    }
     if (!current.isValid()) {
         if (current_)
             details_->showSource(current_->spec, current_->size, current_->formatName,
@@ -438,6 +468,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
     settings.setValue(QStringLiteral("window/splitter"), splitter_->saveState());
     ++generation_; // results still arriving are dropped
     stopLoading();
+    bench_->cancel();
     QMainWindow::closeEvent(event);
 }
 

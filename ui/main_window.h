@@ -20,6 +20,7 @@ class QTreeView;
 
 namespace asc::ui {
 
+class BenchPanel;
 class DetailsPane;
 class EntryFilterModel;
 class EntryTreeModel;
@@ -44,6 +45,7 @@ public:
     QTreeView *treeView() const { return tree_; }
     DetailsPane *detailsPane() const { return details_; }
     QLineEdit *filterEdit() const { return filter_; }
+    BenchPanel *benchPanel() const { return bench_; }
     QString bannerText() const;
     // Extracts the selected entries (all when nothing is selected) into `directory`.
     void extractSelectedTo(const QString &directory);
@@ -82,6 +84,7 @@ private:
     QTreeView *tree_ = nullptr;
     DetailsPane *details_ = nullptr;
     QSplitter *splitter_ = nullptr;
+    BenchPanel *bench_ = nullptr;
     QMenu *recentMenu_ = nullptr;
     QAction *stopAction_ = nullptr;
     QProgressBar *progress_ = nullptr;

@@ -6,7 +6,10 @@
 #include "process_setup.h"
 #include "version.h"
 
+#include <QApplication>
 #include <QCoreApplication>
+#include <cstring>
+#include <memory>
 #include <csignal>
 #include <cstdio>
 
@@ -28,6 +31,7 @@ static const char *kHelp =
     "  map SPEC [--json]            disk images: extents of the virtual disk (like qemu-img map)\n"
     "  extract SPEC -C DIR          safe extraction into DIR\n"
     "  pxar-create DIR -o OUT       write DIR as a pxar archive (--split: .mpxar + .ppxar)\n"
+    "  chart RESULT.json -o OUT     render a bench result as PNG, SVG or PDF\n"
     "  bench SPEC [options]         read-strategy x buffer-size sweep\n"
     "  compare A.json B.json        ratios between two bench results\n"
     "\n"
@@ -39,7 +43,13 @@ int main(int argc, char **argv)
 {
     useUtf8Locale();
     std::signal(SIGPIPE, SIG_IGN); // EPIPE is handled where stdout is written
-    QCoreApplication app(argc, argv);
+    // `chart` renders with QtCharts, which needs a GUI application; offscreen when there is no display.
+    const bool charting = argc > 1 && std::strcmp(argv[1], "chart") == 0;
+    if (charting && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::unique_ptr<QCoreApplication> application(charting ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
+    QCoreApplication &app = *application;
     QCoreApplication::setApplicationName(QStringLiteral("archivescope-cli"));
     QCoreApplication::setApplicationVersion(programVersion());
     QStringList args = app.arguments().mid(1);
@@ -65,7 +75,7 @@ int main(int argc, char **argv)
     static const Command commands[] = {
         {"formats", cli::runFormats}, {"strategies", cli::runStrategies}, {"cat", cli::runCat},
         {"ls", cli::runLs},           {"info", cli::runInfo},             {"extract", cli::runExtract},
-        {"bench", cli::runBench},     {"compare", cli::runCompare},       {"map", cli::runMap},
+        {"bench", cli::runBench},     {"compare", cli::runCompare},       {"map", cli::runMap},          {"chart", cli::runChart},
         {"pxar-create", cli::runPxarCreate},
     };
     for (const Command &c : commands) {

@@ -1,6 +1,7 @@
 // archivescope: the desktop application. Every file argument opens (the first in this window).
 
 #include "backing_question.h"
+#include "bench/bench_panel.h"
 #include "main_window.h"
 #include "open_measurement.h"
 #include "process_setup.h"
@@ -8,6 +9,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QTimer>
 #include <malloc.h>
 
 int main(int argc, char **argv)
@@ -32,6 +34,16 @@ int main(int argc, char **argv)
                                QStringLiteral("Open FILE, print time to the first 1000 rows, time to the whole tree and memory per entry as JSON, and quit (for bench/)."),
                                QStringLiteral("FILE"));
     parser.addOption(measure);
+    // For the README's pictures, made by the app itself: run a benchmark on the opened file and
+    // grab the window mid-run and at the end, then quit.
+    QCommandLineOption runBenchmark(QStringLiteral("run-benchmark"), QStringLiteral("Start a benchmark of the opened file (comma-separated strategies)."), QStringLiteral("STRATEGIES"));
+    QCommandLineOption grabMid(QStringLiteral("grab-mid-run"), QStringLiteral("Save a picture of the window during the benchmark."), QStringLiteral("PNG"));
+    QCommandLineOption grabEnd(QStringLiteral("grab-at-end"), QStringLiteral("Save a picture of the window when the benchmark (or loading) ends, then quit."), QStringLiteral("PNG"));
+    QCommandLineOption exportChart(QStringLiteral("export-chart"), QStringLiteral("Export the benchmark chart when it ends."), QStringLiteral("FILE"));
+    for (auto *o : {&runBenchmark, &grabMid, &grabEnd, &exportChart}) {
+        o->setFlags(QCommandLineOption::HiddenFromHelp);
+        parser.addOption(*o);
+    }
     parser.process(app);
     if (parser.isSet(measure))
         return asc::ui::measureOpen(parser.value(measure));
@@ -42,5 +54,35 @@ int main(int argc, char **argv)
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty())
         window.openSpec(files.first());
+    if (parser.isSet(runBenchmark)) {
+        auto *panel = window.benchPanel();
+        panel->setStrategies(parser.value(runBenchmark).split(QLatin1Char(',')));
+        panel->setRuns(3, 1);
+        QObject::connect(&window, &asc::ui::MainWindow::opened, panel, [panel](const QString &, bool ok) {
+            if (ok)
+                QTimer::singleShot(300, panel, &asc::ui::BenchPanel::run);
+        }, Qt::SingleShotConnection);
+        if (parser.isSet(grabMid)) {
+            const QString path = parser.value(grabMid);
+            QTimer::singleShot(2500, &window, [&window, path] { window.grab().save(path); });
+        }
+        QObject::connect(panel, &asc::ui::BenchPanel::runFinished, &window, [&, panel](bool) {
+            QTimer::singleShot(300, &window, [&, panel] {
+                if (parser.isSet(exportChart))
+                    (void)panel->exportChart(parser.value(exportChart));
+                if (parser.isSet(grabEnd)) {
+                    window.grab().save(parser.value(grabEnd));
+                    QApplication::quit();
+                }
+            });
+        });
+    } else if (parser.isSet(grabEnd)) {
+        QObject::connect(&window, &asc::ui::MainWindow::listingFinished, &window, [&] {
+            QTimer::singleShot(500, &window, [&] {
+                window.grab().save(parser.value(grabEnd));
+                QApplication::quit();
+            });
+        });
+    }
     return app.exec();
 }

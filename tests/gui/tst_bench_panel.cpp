@@ -1,0 +1,165 @@
+// The benchmark workspace: a small run from the panel finishes without blocking the event loop,
+// the chart has one series per strategy with one point per size and KiB/MiB labels, the table
+// passes QAbstractItemModelTester, a run can be cancelled midway and the panel stays usable,
+// exports are valid PNG/SVG/PDF/CSV/JSON, two runs overlay with ratios; `chart` renders the same.
+
+#include "bench/bench_panel.h"
+#include "bench/benchmark_chart.h"
+#include "bench/statistics_model.h"
+#include "main_window.h"
+#include "test_files.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTest>
+#include <QXmlStreamReader>
+
+using namespace asc;
+
+class TestBenchPanel : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString file_;
+
+    static bool validXml(const QByteArray &bytes, int *paths)
+    {
+        QXmlStreamReader xml(bytes);
+        *paths = 0;
+        while (!xml.atEnd()) {
+            xml.readNext();
+            if (xml.isStartElement() && xml.name() == QLatin1String("path"))
+                ++*paths;
+        }
+        return !xml.hasError();
+    }
+
+    static QByteArray readAll(const QString &path)
+    {
+        QFile f(path);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_bench_panel"));
+        file_ = test::writeFile(dir_, QStringLiteral("data.bin"), test::seededBytes(4 * 1024 * 1024 + 11, 2));
+    }
+
+    void runFromThePanel()
+    {
+        ui::MainWindow window;
+        window.show();
+        ui::BenchPanel *panel = window.benchPanel();
+        QAbstractItemModelTester tester(panel->statistics(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        panel->setTarget(file_);
+        panel->setStrategies({QStringLiteral("read"), QStringLiteral("pread"), QStringLiteral("uring-qd4")});
+        panel->setSizes(4096, 1 << 20);
+        panel->setRuns(2, 0);
+        QSignalSpy done(panel, &ui::BenchPanel::runFinished);
+        panel->run();
+        QVERIFY(panel->isRunning());
+        QVERIFY(done.wait(60000)); // the event loop runs meanwhile
+        QCOMPARE(done.first().first().toBool(), true);
+        ui::BenchmarkChart *chart = panel->chart();
+        QCOMPARE(chart->seriesCount(), 3);
+        QCOMPARE(chart->pointCount(), 3 * 9);
+        const QStringList labels = chart->axisLabels();
+        QCOMPARE(labels.first(), QStringLiteral("4 KiB"));
+        QVERIFY(labels.contains(QStringLiteral("64 KiB")));
+        QCOMPARE(labels.last(), QStringLiteral("1 MiB"));
+        QCOMPARE(panel->statistics()->rowCount(), 27);
+        QVERIFY(panel->statistics()->toMarkdown().startsWith(QStringLiteral("| strategy | buffer")));
+        QCOMPARE(panel->statistics()->toCsv().trimmed().split(QLatin1Char('\n')).size(), 28);
+
+        // Exports, each parsed back.
+        const QString png = dir_.filePath(QStringLiteral("chart.png"));
+        QVERIFY(panel->exportChart(png).ok());
+        QImage image(png);
+        QCOMPARE(image.size(), QSize(2400, 1400)); // 1200x700 at 2x
+        const QString svg = dir_.filePath(QStringLiteral("chart.svg"));
+        QVERIFY(panel->exportChart(svg).ok());
+        int paths = 0;
+        QVERIFY(validXml(readAll(svg), &paths));
+        QVERIFY2(paths >= 3, qPrintable(QString::number(paths)));
+        const QString pdf = dir_.filePath(QStringLiteral("chart.pdf"));
+        QVERIFY(panel->exportChart(pdf).ok());
+        QVERIFY(readAll(pdf).startsWith("%PDF-"));
+        const QString csv = dir_.filePath(QStringLiteral("data.csv"));
+        QVERIFY(panel->exportData(csv).ok());
+        QCOMPARE(readAll(csv).trimmed().split('\n').size(), 28);
+        const QString json = dir_.filePath(QStringLiteral("data.json"));
+        QVERIFY(panel->exportData(json).ok());
+        QCOMPARE(QJsonDocument::fromJson(readAll(json)).object()[QStringLiteral("points")].toArray().size(), 27);
+        QVERIFY(!panel->exportChart(dir_.filePath(QStringLiteral("chart.bmpx"))).ok());
+
+        // A second run, then the two overlaid with ratios; a saved result loads back.
+        QVERIFY(panel->loadResult(json).ok());
+        QCOMPARE(int(panel->history().size()), 2);
+        panel->compareHistory(0, 1);
+        QCOMPARE(chart->seriesCount(), 6);
+        QVERIFY(panel->comparisonText().contains(QStringLiteral("no difference")));
+    }
+
+    void cancelMidway()
+    {
+        const QString big = test::writeFile(dir_, QStringLiteral("big.bin"), test::seededBytes(64 * 1024 * 1024, 5));
+        ui::BenchPanel panel;
+        panel.show();
+        panel.setTarget(big);
+        panel.setStrategies({QStringLiteral("read"), QStringLiteral("stdio-default")});
+        panel.setSizes(4096, 16 << 20);
+        panel.setRuns(20, 1);
+        QSignalSpy done(&panel, &ui::BenchPanel::runFinished);
+        panel.run();
+        QTest::qWait(300);
+        QVERIFY(panel.isRunning());
+        QElapsedTimer timer;
+        timer.start();
+        panel.cancel();
+        QVERIFY(done.count() > 0 || done.wait(10000));
+        QVERIFY2(timer.elapsed() < 3000, "cancel must land within a buffer read, not after the run");
+        QCOMPARE(done.first().first().toBool(), false);
+        QVERIFY(!panel.isRunning());
+        // Usable again: a short run completes.
+        panel.setTarget(file_);
+        panel.setSizes(65536, 65536);
+        panel.setRuns(1, 0);
+        QSignalSpy again(&panel, &ui::BenchPanel::runFinished);
+        panel.run();
+        QVERIFY(again.wait(30000));
+        QCOMPARE(again.first().first().toBool(), true);
+    }
+
+    void cliRendersTheSameChart()
+    {
+        const QString json = dir_.filePath(QStringLiteral("cli.json"));
+        auto r = test::runCli({QStringLiteral("bench"), file_, QStringLiteral("--strategy"), QStringLiteral("read"), QStringLiteral("--sizes"),
+                               QStringLiteral("4K:64K"), QStringLiteral("--runs"), QStringLiteral("2"), QStringLiteral("--json"), json});
+        QCOMPARE(r.exitCode, 0);
+        for (const char *ext : {"png", "svg", "pdf"}) {
+            const QString out = dir_.filePath(QStringLiteral("cli.") + QLatin1String(ext));
+            auto c = test::runCli({QStringLiteral("chart"), json, QStringLiteral("-o"), out});
+            QVERIFY2(c.exitCode == 0, c.err.constData());
+            const QByteArray bytes = readAll(out);
+            if (QByteArray(ext) == "png")
+                QCOMPARE(QImage(out).size(), QSize(2400, 1400));
+            else if (QByteArray(ext) == "svg") {
+                int paths = 0;
+                QVERIFY(validXml(bytes, &paths) && paths > 0);
+            } else
+                QVERIFY(bytes.startsWith("%PDF-"));
+        }
+        QCOMPARE(test::runCli({QStringLiteral("chart"), json, QStringLiteral("-o"), dir_.filePath(QStringLiteral("x.gif"))}).exitCode, 1);
+    }
+};
+
+QTEST_MAIN(TestBenchPanel)
+#include "tst_bench_panel.moc"

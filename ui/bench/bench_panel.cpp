@@ -1,0 +1,410 @@
+#include "bench_panel.h"
+
+#include "bench/bench_runner.h"
+#include "bench/comparison.h"
+#include "benchmark_chart.h"
+#include "io/atomic_file.h"
+#include "statistics_model.h"
+#include "units.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QChartView>
+#include <QClipboard>
+#include <QComboBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTextEdit>
+#include <QTime>
+#include <QVBoxLayout>
+#include <map>
+
+namespace asc::ui {
+
+static QString QFileInfoName(const QString &path)
+{
+    return path.section(QLatin1Char('/'), -1);
+}
+
+BenchPanel::BenchPanel(QWidget *parent) : QWidget(parent), chart_(new BenchmarkChart(this)), statistics_(new StatisticsModel(this))
+{
+    auto *layout = new QHBoxLayout(this);
+    auto *settings = new QWidget(this);
+    auto *settingsLayout = new QVBoxLayout(settings);
+    settingsLayout->setContentsMargins(0, 0, 0, 0);
+    auto *form = new QFormLayout;
+    target_ = new QLineEdit(settings);
+    target_->setPlaceholderText(tr("file or SPEC to read"));
+    form->addRow(tr("Target"), target_);
+    from_ = new QComboBox(settings);
+    to_ = new QComboBox(settings);
+    for (int k = 12; k <= 24; ++k) {
+        from_->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
+        to_->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
+    }
+    from_->setCurrentIndex(0);
+    to_->setCurrentIndex(to_->count() - 1);
+    auto *range = new QHBoxLayout;
+    range->addWidget(from_);
+    range->addWidget(new QLabel(tr("to"), settings));
+    range->addWidget(to_);
+    form->addRow(tr("Buffer sizes"), range);
+    runs_ = new QSpinBox(settings);
+    runs_->setRange(1, 1000);
+    runs_->setValue(3);
+    warmup_ = new QSpinBox(settings);
+    warmup_->setRange(0, 100);
+    warmup_->setValue(1);
+    auto *repeat = new QHBoxLayout;
+    repeat->addWidget(runs_);
+    repeat->addWidget(new QLabel(tr("warm-ups"), settings));
+    repeat->addWidget(warmup_);
+    form->addRow(tr("Runs"), repeat);
+    cache_ = new QComboBox(settings);
+    cache_->addItem(tr("warm (in page cache)"), QStringLiteral("warm"));
+    cache_->addItem(tr("cold (evicted before every run)"), QStringLiteral("cold"));
+    form->addRow(tr("Cache"), cache_);
+    passes_ = new QSpinBox(settings);
+    passes_->setRange(1, 10);
+    form->addRow(tr("Passes"), passes_);
+    settingsLayout->addLayout(form);
+    buildStrategyBoxes(settingsLayout);
+    runButton_ = new QPushButton(tr("Run"), settings);
+    cancelButton_ = new QPushButton(tr("Cancel"), settings);
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(runButton_);
+    buttons->addWidget(cancelButton_);
+    settingsLayout->addLayout(buttons);
+    progress_ = new QProgressBar(settings);
+    status_ = new QLabel(settings);
+    status_->setWordWrap(true);
+    settingsLayout->addWidget(progress_);
+    settingsLayout->addWidget(status_);
+    settingsLayout->addStretch(1);
+    connect(runButton_, &QPushButton::clicked, this, &BenchPanel::run);
+    connect(cancelButton_, &QPushButton::clicked, this, &BenchPanel::cancel);
+
+    tabs_ = new QTabWidget(this);
+    auto *chartPage = new QWidget(tabs_);
+    auto *chartLayout = new QVBoxLayout(chartPage);
+    chartLayout->addWidget(chart_->createView(chartPage), 1);
+    auto *chartButtons = new QHBoxLayout;
+    auto addButton = [&](QHBoxLayout *row, const QString &text, auto slot) {
+        auto *b = new QPushButton(text, chartPage);
+        connect(b, &QPushButton::clicked, this, slot);
+        row->addWidget(b);
+    };
+    addButton(chartButtons, tr("Export Chart…"), [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("throughput.png"), tr("Images (*.png *.svg *.pdf)"));
+        if (!path.isEmpty())
+            if (auto ok = exportChart(path); !ok)
+                status_->setText(ok.error().toString());
+    });
+    addButton(chartButtons, tr("Copy Chart"), [this] {
+        QImage image;
+        image.loadFromData(chart_->renderPng(QSize(1200, 700)), "PNG");
+        QApplication::clipboard()->setImage(image);
+    });
+    addButton(chartButtons, tr("Save Result…"), [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save Result"), QStringLiteral("result.json"), tr("Results (*.json)"));
+        if (!path.isEmpty())
+            if (auto ok = saveResult(path); !ok)
+                status_->setText(ok.error().toString());
+    });
+    addButton(chartButtons, tr("Load Result…"), [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Load Result"), {}, tr("Results (*.json)"));
+        if (!path.isEmpty())
+            if (auto ok = loadResult(path); !ok)
+                status_->setText(ok.error().toString());
+    });
+    addButton(chartButtons, tr("Export Data…"), [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Data"), QStringLiteral("result.csv"), tr("Data (*.csv *.json)"));
+        if (!path.isEmpty())
+            if (auto ok = exportData(path); !ok)
+                status_->setText(ok.error().toString());
+    });
+    chartLayout->addLayout(chartButtons);
+    tabs_->addTab(chartPage, tr("Chart"));
+
+    auto *tablePage = new QWidget(tabs_);
+    auto *tableLayout = new QVBoxLayout(tablePage);
+    auto *sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(statistics_);
+    sorted->setSortRole(Qt::UserRole);
+    table_ = new QTableView(tablePage);
+    table_->setModel(sorted);
+    table_->setSortingEnabled(true);
+    table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    tableLayout->addWidget(table_, 1);
+    auto *tableButtons = new QHBoxLayout;
+    addButton(tableButtons, tr("Copy as Markdown"), [this] { QApplication::clipboard()->setText(statistics_->toMarkdown()); });
+    addButton(tableButtons, tr("Copy as CSV"), [this] { QApplication::clipboard()->setText(statistics_->toCsv()); });
+    tableLayout->addLayout(tableButtons);
+    tabs_->addTab(tablePage, tr("Statistics"));
+
+    auto *historyPage = new QWidget(tabs_);
+    auto *historyLayout = new QVBoxLayout(historyPage);
+    historyList_ = new QListWidget(historyPage);
+    historyList_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    comparison_ = new QTextEdit(historyPage);
+    comparison_->setReadOnly(true);
+    historyLayout->addWidget(new QLabel(tr("Runs of this session (select one to show it, two to compare):"), historyPage));
+    historyLayout->addWidget(historyList_, 1);
+    historyLayout->addWidget(comparison_, 1);
+    connect(historyList_, &QListWidget::itemSelectionChanged, this, [this] {
+        const auto rows = historyList_->selectionModel()->selectedRows();
+        if (rows.size() == 1)
+            showResult(history_[size_t(rows[0].row())].first, history_[size_t(rows[0].row())].second);
+        else if (rows.size() == 2)
+            compareHistory(rows[0].row(), rows[1].row());
+    });
+    tabs_->addTab(historyPage, tr("History"));
+
+    auto *splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(settings);
+    splitter->addWidget(tabs_);
+    splitter->setStretchFactor(1, 1);
+    layout->addWidget(splitter);
+    updateButtons();
+}
+
+BenchPanel::~BenchPanel()
+{
+    cancel();
+    if (job_)
+        job_->future.waitForFinished();
+}
+
+void BenchPanel::buildStrategyBoxes(QVBoxLayout *layout)
+{
+    std::map<QString, QVBoxLayout *> groups;
+    const QStringList defaults = {QStringLiteral("read"), QStringLiteral("pread"), QStringLiteral("mmap"), QStringLiteral("uring-qd4"),
+                                  QStringLiteral("buffered-stream-zero-copy"), QStringLiteral("source")};
+    for (const auto &strategy : readStrategies()) {
+        auto it = groups.find(strategy->group());
+        if (it == groups.end()) {
+            auto *box = new QGroupBox(strategy->group(), this);
+            auto *boxLayout = new QVBoxLayout(box);
+            boxLayout->setSpacing(0);
+            layout->addWidget(box);
+            it = groups.emplace(strategy->group(), boxLayout).first;
+        }
+        auto *check = new QCheckBox(strategy->name(), this);
+        check->setToolTip(strategy->description());
+        check->setChecked(defaults.contains(strategy->name()));
+        check->setObjectName(strategy->name());
+        it->second->addWidget(check);
+        strategies_.push_back(check);
+    }
+}
+
+void BenchPanel::setTarget(const QString &spec)
+{
+    if (!running_)
+        target_->setText(spec);
+}
+
+QString BenchPanel::target() const
+{
+    return target_->text();
+}
+
+void BenchPanel::setStrategies(const QStringList &names)
+{
+    for (QCheckBox *c : strategies_)
+        c->setChecked(names.contains(c->objectName()));
+}
+
+void BenchPanel::setSizes(uint64_t from, uint64_t to)
+{
+    from_->setCurrentIndex(std::max(0, from_->findData(QVariant::fromValue(qulonglong(from)))));
+    to_->setCurrentIndex(std::max(0, to_->findData(QVariant::fromValue(qulonglong(to)))));
+}
+
+void BenchPanel::setRuns(int runs, int warmup)
+{
+    runs_->setValue(runs);
+    warmup_->setValue(warmup);
+}
+
+BenchConfig BenchPanel::config() const
+{
+    BenchConfig c;
+    c.spec = target_->text().trimmed();
+    for (QCheckBox *check : strategies_)
+        if (check->isChecked())
+            c.strategies << check->objectName();
+    const uint64_t from = from_->currentData().toULongLong();
+    const uint64_t to = to_->currentData().toULongLong();
+    for (uint64_t size = std::min(from, to); size <= std::max(from, to); size <<= 1)
+        c.buffers.push_back(size);
+    c.runs = runs_->value();
+    c.warmup = warmup_->value();
+    c.cache = cache_->currentData().toString() == QLatin1String("cold") ? CacheMode::Cold : CacheMode::Warm;
+    c.passes = passes_->value();
+    return c;
+}
+
+void BenchPanel::run()
+{
+    if (running_)
+        return;
+    running_config_ = config();
+    if (running_config_.spec.isEmpty()) {
+        status_->setText(tr("Choose a target first: open a file, select an entry, or type a SPEC."));
+        return;
+    }
+    // Strategies that do not apply to this target are left out, and said so when the run starts.
+    running_ = true;
+    chart_->clear();
+    statistics_->setPoints({});
+    tabs_->setCurrentIndex(0);
+    progress_->setRange(0, 0);
+    status_->setText(tr("Starting…"));
+    clock_.start();
+    auto *watcher = new QFutureWatcher<BenchPoint>(this);
+    const auto buffers = running_config_.buffers;
+    connect(watcher, &QFutureWatcher<BenchPoint>::resultsReadyAt, this, [this, watcher, buffers](int first, int last) {
+        for (int i = first; i < last; ++i) {
+            const BenchPoint point = watcher->resultAt(i);
+            chart_->addPoint(point, buffers);
+            statistics_->addPoint(point);
+        }
+    });
+    connect(watcher, &QFutureWatcher<BenchPoint>::finished, watcher, &QObject::deleteLater);
+    job_ = startBench(
+        running_config_, [this](BenchOutcome outcome) { finished(std::move(outcome)); },
+        [this](BenchProgress p) {
+            if (!running_)
+                return;
+            progress_->setRange(0, p.total);
+            progress_->setValue(p.done);
+            QString eta;
+            if (p.done > 0) {
+                const qint64 left = clock_.elapsed() * (p.total - p.done) / p.done / 1000;
+                eta = tr(", about %1 s left").arg(left);
+            }
+            status_->setText(tr("Run %1 of %2: %3%4").arg(p.done + 1).arg(p.total).arg(p.what, eta));
+        });
+    watcher->setFuture(job_->future);
+    updateButtons();
+}
+
+void BenchPanel::cancel()
+{
+    if (!job_ || !running_)
+        return;
+    job_->cancel.cancel();
+    job_->future.cancel();
+    status_->setText(tr("Cancelling…"));
+}
+
+void BenchPanel::finished(BenchOutcome outcome)
+{
+    running_ = false;
+    progress_->setRange(0, 1);
+    progress_->setValue(outcome.result ? 1 : 0);
+    if (outcome.result) {
+        const QString name = tr("%1 — %2").arg(QFileInfoName(outcome.result->spec), QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
+        history_.push_back({name, *outcome.result});
+        historyList_->addItem(name);
+        showResult(name, *outcome.result);
+        const QStringList summary = summaryLines(*outcome.result);
+        status_->setText(tr("Done in %1 s. %2").arg(clock_.elapsed() / 1000.0, 0, 'f', 1).arg(summary.isEmpty() ? QString() : summary.first()));
+    } else if (outcome.error && outcome.error->kind == ErrorKind::Cancelled) {
+        status_->setText(tr("Cancelled: the chart keeps the points measured so far."));
+    } else if (outcome.error) {
+        status_->setText(outcome.error->toString());
+    }
+    updateButtons();
+    Q_EMIT runFinished(outcome.result.has_value());
+}
+
+void BenchPanel::showResult(const QString &name, const BenchResult &result)
+{
+    chart_->setResults({{name, result}});
+    statistics_->setPoints(result.points);
+    comparison_->clear();
+}
+
+void BenchPanel::compareHistory(int a, int b)
+{
+    const auto &[nameA, resultA] = history_[size_t(a)];
+    const auto &[nameB, resultB] = history_[size_t(b)];
+    chart_->setResults({{nameA, resultA}, {nameB, resultB}});
+    QString text = tr("A = %1\nB = %2 (Welch's t-test, verdict only when p < 0.05)\n\n").arg(nameA, nameB);
+    for (const PointComparison &c : comparePoints(resultA, resultB))
+        text += QStringLiteral("%1 %2 pass %3: B/A = %4 ± %5  %6\n").arg(c.strategy, sizeLabel(c.buffer)).arg(c.pass)
+                    .arg(c.ratio.value, 0, 'f', 3).arg(c.ratio.sd, 0, 'f', 3).arg(c.verdict);
+    comparison_->setPlainText(text);
+}
+
+QString BenchPanel::comparisonText() const
+{
+    return comparison_->toPlainText();
+}
+
+Result<void> BenchPanel::loadResult(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error::make(ErrorKind::System, path, file.errorString());
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return Error::format(path, uint64_t(parseError.offset), QStringLiteral("not JSON: ") + parseError.errorString());
+    auto result = benchResultFromJson(doc.object(), path);
+    if (!result)
+        return std::move(result).error();
+    const QString name = QFileInfoName(path);
+    history_.push_back({name, *result});
+    historyList_->addItem(name);
+    showResult(name, *result);
+    return {};
+}
+
+Result<void> BenchPanel::saveResult(const QString &path) const
+{
+    if (history_.empty())
+        return Error::make(ErrorKind::Usage, path, tr("no finished run to save"));
+    return writeFileAtomically(path, QJsonDocument(toJson(history_.back().second)).toJson(QJsonDocument::Indented));
+}
+
+Result<void> BenchPanel::exportChart(const QString &path) const
+{
+    return chart_->exportTo(path);
+}
+
+Result<void> BenchPanel::exportData(const QString &path) const
+{
+    if (history_.empty())
+        return Error::make(ErrorKind::Usage, path, tr("no finished run to export"));
+    if (path.endsWith(QLatin1String(".json")))
+        return saveResult(path);
+    return writeFileAtomically(path, toCsv(history_.back().second));
+}
+
+void BenchPanel::updateButtons()
+{
+    runButton_->setEnabled(!running_);
+    cancelButton_->setEnabled(running_);
+}
+
+} // namespace asc::ui

@@ -1,0 +1,93 @@
+#pragma once
+// The benchmark workspace: configure a run for the open file or the selected entry (strategies
+// grouped, buffer-size range, runs, warm-ups, cache mode, passes), run it on a worker with
+// progress, ETA and cancel, watch the chart fill live, read the statistics table, keep every run
+// of the session, save/load results as the CLI's JSON, overlay two results with their ratios,
+// export the chart (PNG at 2x, SVG, PDF) and the data (CSV, JSON).
+
+#include "bench/bench_result.h"
+#include "bench_job.h"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+class QTabWidget;
+class QTextEdit;
+class QVBoxLayout;
+
+namespace asc::ui {
+
+class BenchmarkChart;
+class StatisticsModel;
+
+class BenchPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit BenchPanel(QWidget *parent = nullptr);
+    ~BenchPanel() override;
+
+    void setTarget(const QString &spec);
+    QString target() const;
+    BenchConfig config() const;
+    void setStrategies(const QStringList &names);
+    void setSizes(uint64_t from, uint64_t to);
+    void setRuns(int runs, int warmup);
+    void run();
+    void cancel();
+    bool isRunning() const { return running_; }
+
+    BenchmarkChart *chart() const { return chart_; }
+    StatisticsModel *statistics() const { return statistics_; }
+    const std::vector<std::pair<QString, BenchResult>> &history() const { return history_; }
+    // Overlays two results of the history on the chart and shows the ratios (like `compare`).
+    void compareHistory(int a, int b);
+    QString comparisonText() const;
+    Result<void> loadResult(const QString &path);
+    Result<void> saveResult(const QString &path) const;
+    Result<void> exportChart(const QString &path) const;
+    Result<void> exportData(const QString &path) const; // .csv or .json
+
+Q_SIGNALS:
+    void runFinished(bool ok);
+
+private:
+    void buildStrategyBoxes(QVBoxLayout *layout);
+    void finished(BenchOutcome outcome);
+    void showResult(const QString &name, const BenchResult &result);
+    void updateButtons();
+
+    QLineEdit *target_;
+    std::vector<QCheckBox *> strategies_;
+    QComboBox *from_;
+    QComboBox *to_;
+    QSpinBox *runs_;
+    QSpinBox *warmup_;
+    QComboBox *cache_;
+    QSpinBox *passes_;
+    QPushButton *runButton_;
+    QPushButton *cancelButton_;
+    QProgressBar *progress_;
+    QLabel *status_;
+    QTabWidget *tabs_;
+    BenchmarkChart *chart_;
+    StatisticsModel *statistics_;
+    QTableView *table_;
+    QListWidget *historyList_;
+    QTextEdit *comparison_;
+    std::vector<std::pair<QString, BenchResult>> history_;
+    std::optional<BenchJob> job_;
+    BenchConfig running_config_;
+    QElapsedTimer clock_;
+    bool running_ = false;
+};
+
+} // namespace asc::ui

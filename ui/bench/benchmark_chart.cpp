@@ -1,0 +1,319 @@
+#include "benchmark_chart.h"
+
+#include "io/atomic_file.h"
+#include "units.h"
+
+#include <QApplication>
+#include <QAreaSeries>
+#include <QBuffer>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsScene>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QScatterSeries>
+#include <QSvgGenerator>
+#include <QToolTip>
+#include <QValueAxis>
+#include <cmath>
+#include <map>
+
+namespace asc::ui {
+
+BenchmarkChart::BenchmarkChart(QObject *parent) : QObject(parent), chart_(new QChart)
+{
+    chart_->setAnimationOptions(QChart::NoAnimation);
+    chart_->legend()->setAlignment(Qt::AlignBottom);
+    applyPalette();
+    rebuild();
+}
+
+BenchmarkChart::~BenchmarkChart()
+{
+    // A view owns the chart once created; otherwise we do.
+    if (!chart_->scene())
+        delete chart_;
+}
+
+QChartView *BenchmarkChart::createView(QWidget *parent)
+{
+    auto *view = new QChartView(chart_, parent);
+    view->setRenderHint(QPainter::Antialiasing);
+    return view;
+}
+
+void BenchmarkChart::applyPalette()
+{
+    const QPalette p = QApplication::palette();
+    const bool dark = p.color(QPalette::Window).lightness() < 128;
+    chart_->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart_->setBackgroundBrush(p.color(QPalette::Base));
+    chart_->setTitleBrush(p.color(QPalette::Text));
+    chart_->legend()->setLabelColor(p.color(QPalette::Text));
+}
+
+void BenchmarkChart::setResults(const std::vector<std::pair<QString, BenchResult>> &results)
+{
+    results_ = results;
+    rebuild();
+}
+
+void BenchmarkChart::addPoint(const BenchPoint &point, const std::vector<uint64_t> &buffers)
+{
+    if (results_.empty()) {
+        results_.push_back({QString(), BenchResult()});
+    }
+    BenchResult &live = results_.front().second;
+    live.config.buffers = buffers;
+    live.points.push_back(point);
+    rebuild();
+}
+
+void BenchmarkChart::clear()
+{
+    results_.clear();
+    rebuild();
+}
+
+int BenchmarkChart::seriesCount() const
+{
+    int n = 0;
+    for (auto *s : chart_->series())
+        n += s->type() == QAbstractSeries::SeriesTypeLine ? 1 : 0;
+    return n;
+}
+
+int BenchmarkChart::pointCount() const
+{
+    int n = 0;
+    for (auto *s : chart_->series())
+        if (auto *line = qobject_cast<QLineSeries *>(s); line && s->type() == QAbstractSeries::SeriesTypeLine)
+            n += int(line->count());
+    return n;
+}
+
+QStringList BenchmarkChart::axisLabels() const
+{
+    for (auto *axis : chart_->axes(Qt::Horizontal))
+        if (auto *category = qobject_cast<QCategoryAxis *>(axis))
+            return category->categoriesLabels();
+    return {};
+}
+
+void BenchmarkChart::rebuild()
+{
+    chart_->removeAllSeries();
+    for (auto *axis : chart_->axes())
+        chart_->removeAxis(axis);
+
+    // Buffer sizes across every result: the x axis is log2(bytes), labelled in KiB/MiB.
+    std::vector<uint64_t> buffers;
+    double maxRate = 0;
+    for (const auto &[name, r] : results_)
+        for (const BenchPoint &p : r.points) {
+            buffers.push_back(p.buffer);
+            maxRate = std::max(maxRate, p.mibps.max);
+        }
+    std::sort(buffers.begin(), buffers.end());
+    buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
+
+    auto *x = new QCategoryAxis;
+    x->setTitleText(tr("buffer size"));
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    double xmin = buffers.empty() ? 12 : std::log2(double(buffers.front()));
+    double xmax = buffers.empty() ? 24 : std::log2(double(buffers.back()));
+    if (xmax <= xmin)
+        xmax = xmin + 1;
+    for (uint64_t b : buffers)
+        x->append(sizeLabel(b), std::log2(double(b)));
+    x->setRange(xmin - 0.3, xmax + 0.3);
+    auto *y = new QValueAxis;
+    y->setTitleText(tr("throughput (MiB/s, MiB = 2^20 bytes)"));
+    y->setRange(0, maxRate > 0 ? maxRate * 1.08 : 1);
+    y->setLabelFormat(QStringLiteral("%.0f"));
+    y->applyNiceNumbers();
+    chart_->addAxis(x, Qt::AlignBottom);
+    chart_->addAxis(y, Qt::AlignLeft);
+
+    const QPalette palette = QApplication::palette();
+    const bool overlay = results_.size() > 1;
+    int colourIndex = 0;
+    for (const auto &[resultName, r] : results_) {
+        // One series per strategy and pass, points in buffer order.
+        std::map<std::pair<QString, int>, std::vector<const BenchPoint *>> groups;
+        for (const BenchPoint &p : r.points)
+            groups[{p.strategy, p.pass}].push_back(&p);
+        for (auto &[key, points] : groups) {
+            std::sort(points.begin(), points.end(), [](const BenchPoint *a, const BenchPoint *b) { return a->buffer < b->buffer; });
+            QString label = key.first;
+            if (r.config.passes > 1)
+                label += key.second == 1 ? tr(" (first pass)") : tr(" (pass %1)").arg(key.second);
+            if (overlay)
+                label += QStringLiteral(" — ") + resultName;
+            auto *line = new QLineSeries;
+            line->setName(label);
+            line->setPointsVisible(true);
+            auto *upper = new QLineSeries;
+            auto *lower = new QLineSeries;
+            for (const BenchPoint *p : points) {
+                const double lx = std::log2(double(p->buffer));
+                line->append(lx, p->mibps.mean);
+                upper->append(lx, p->mibps.max);
+                lower->append(lx, p->mibps.min);
+            }
+            const QColor colour = QColor::fromHsv((colourIndex * 67) % 360, 200, palette.color(QPalette::Base).lightness() < 128 ? 240 : 190);
+            ++colourIndex;
+            QPen pen(colour, 2);
+            if (overlay && &resultName != &results_.front().first)
+                pen.setStyle(Qt::DashLine);
+            line->setPen(pen);
+            auto *band = new QAreaSeries(upper, lower);
+            QColor fill = colour;
+            fill.setAlpha(50);
+            band->setBrush(fill);
+            band->setPen(Qt::NoPen);
+            band->setName(label + tr(" min-max"));
+            chart_->addSeries(band);
+            chart_->addSeries(line);
+            for (QAbstractSeries *s : {static_cast<QAbstractSeries *>(band), static_cast<QAbstractSeries *>(line)}) {
+                s->attachAxis(x);
+                s->attachAxis(y);
+            }
+            // The band shares the legend entry of its line: hide its own marker.
+            for (QLegendMarker *m : chart_->legend()->markers(band))
+                m->setVisible(false);
+            for (QLegendMarker *m : chart_->legend()->markers(line)) {
+                connect(m, &QLegendMarker::clicked, line, [line, band, m] {
+                    const bool visible = !line->isVisible();
+                    line->setVisible(visible);
+                    band->setVisible(visible);
+                    m->setVisible(true);
+                    QFont f = m->font();
+                    f.setStrikeOut(!visible);
+                    m->setFont(f);
+                });
+            }
+            std::vector<const BenchPoint *> copy = points;
+            connect(line, &QLineSeries::hovered, line, [copy, label](const QPointF &at, bool state) {
+                if (!state)
+                    return;
+                const BenchPoint *nearest = nullptr;
+                for (const BenchPoint *p : copy)
+                    if (!nearest || std::abs(std::log2(double(p->buffer)) - at.x()) < std::abs(std::log2(double(nearest->buffer)) - at.x()))
+                        nearest = p;
+                if (nearest)
+                    QToolTip::showText(QCursor::pos(), QStringLiteral("%1, %2\n%3 ± %4 MiB/s\n%5 … %6 MiB/s, %7 runs")
+                                                           .arg(label, sizeLabel(nearest->buffer))
+                                                           .arg(nearest->mibps.mean, 0, 'f', 1).arg(nearest->mibps.sd, 0, 'f', 1)
+                                                           .arg(nearest->mibps.min, 0, 'f', 1).arg(nearest->mibps.max, 0, 'f', 1)
+                                                           .arg(nearest->runs.size()));
+            });
+        }
+    }
+    if (!results_.empty()) {
+        const BenchResult &r = results_.front().second;
+        title_ = r.spec.isEmpty() ? tr("Read throughput by buffer size") : tr("Read throughput by buffer size — %1").arg(r.spec);
+        description_ = tr("%1 (%2 bytes); runs %3 + %4 warm-up, cache %5, %6 pass(es); %7; %8")
+                           .arg(r.spec).arg(r.targetBytes).arg(r.config.runs).arg(r.config.warmup)
+                           .arg(cacheModeName(r.config.cache)).arg(r.config.passes)
+                           .arg(r.machine.value(QStringLiteral("cpu")).toString(), r.machine.value(QStringLiteral("kernel")).toString());
+    } else {
+        title_ = tr("Read throughput by buffer size");
+        description_.clear();
+    }
+    chart_->setTitle(title_);
+}
+
+static void renderChart(QChart *chart, QPainter &painter, const QRectF &target, QSize size)
+{
+    // Lay the chart out at the wanted size in a scene of its own, paint, and put it back.
+    QGraphicsScene *previous = chart->scene();
+    const QRectF geometry = chart->geometry();
+    QGraphicsScene scene;
+    if (previous)
+        previous->removeItem(chart);
+    scene.addItem(chart);
+    chart->resize(size);
+    scene.setSceneRect(QRectF(QPointF(0, 0), size));
+    scene.render(&painter, target, QRectF(QPointF(0, 0), size));
+    scene.removeItem(chart);
+    if (previous) {
+        previous->addItem(chart);
+        chart->setGeometry(geometry);
+    }
+}
+
+QByteArray BenchmarkChart::renderPng(QSize size) const
+{
+    QImage image(size * 2, QImage::Format_ARGB32_Premultiplied);
+    image.setDevicePixelRatio(2.0);
+    image.fill(QApplication::palette().color(QPalette::Base));
+    {
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        renderChart(chart_, painter, QRectF(QPointF(0, 0), size), size);
+    }
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    image.save(&buffer, "PNG");
+    return bytes;
+}
+
+QByteArray BenchmarkChart::renderSvg(QSize size) const
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setTitle(title_);
+    svg.setDescription(description_);
+    QPainter painter(&svg);
+    renderChart(chart_, painter, QRectF(QPointF(0, 0), size), size);
+    painter.end();
+    return bytes;
+}
+
+QByteArray BenchmarkChart::renderPdf(QSize size) const
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QPdfWriter pdf(&buffer);
+    pdf.setTitle(title_);
+    pdf.setCreator(QStringLiteral("ArchiveScope"));
+    pdf.setPageSize(QPageSize(QSizeF(size) * 0.75, QPageSize::Point));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setResolution(96);
+    QPainter painter(&pdf);
+    renderChart(chart_, painter, QRectF(QPointF(0, 0), size), size);
+    painter.end();
+    return bytes;
+}
+
+Result<void> BenchmarkChart::exportTo(const QString &path, QSize size) const
+{
+    if (isEmpty())
+        return Error::make(ErrorKind::Usage, path, tr("the chart is empty: run or load a benchmark first"));
+    const QString suffix = path.section(QLatin1Char('.'), -1).toLower();
+    QByteArray bytes;
+    if (suffix == QLatin1String("png"))
+        bytes = renderPng(size);
+    else if (suffix == QLatin1String("svg"))
+        bytes = renderSvg(size);
+    else if (suffix == QLatin1String("pdf"))
+        bytes = renderPdf(size);
+    else
+        return Error::make(ErrorKind::Usage, path, tr("unknown chart format '%1' (png, svg or pdf)").arg(suffix));
+    if (bytes.isEmpty())
+        return Error::make(ErrorKind::System, path, tr("rendering the chart failed"));
+    return writeFileAtomically(path, bytes);
+}
+
+} // namespace asc::ui

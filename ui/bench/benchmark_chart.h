@@ -1,0 +1,58 @@
+#pragma once
+// The throughput-vs-buffer-size chart, the one class that talks to QtCharts (so it can be swapped):
+// MiB/s against log2(buffer) on a category axis labelled "4 KiB" … "16 MiB", one series per
+// strategy and pass (and per result when overlaying), markers, a shaded min-max band, legend
+// entries that toggle their series, tooltips. Renders to PNG (2x), SVG and PDF, on screen or off.
+
+#include "bench/bench_result.h"
+
+#include <QObject>
+#include <QSize>
+#include <QString>
+
+class QChart;
+class QChartView;
+class QWidget;
+
+namespace asc::ui {
+
+class BenchmarkChart : public QObject {
+    Q_OBJECT
+public:
+    explicit BenchmarkChart(QObject *parent = nullptr);
+    ~BenchmarkChart() override;
+
+    // Shows these results (the first is the main one; others are overlaid, labelled by name).
+    void setResults(const std::vector<std::pair<QString, BenchResult>> &results);
+    // Adds one point to the live (first) result while a run is going.
+    void addPoint(const BenchPoint &point, const std::vector<uint64_t> &buffers);
+    void clear();
+
+    QChart *chart() const { return chart_; }
+    // A view showing the chart (created on first use; owned by the caller's widget tree).
+    QChartView *createView(QWidget *parent);
+    int seriesCount() const;     // line series (one per strategy/pass/result)
+    int pointCount() const;      // points over all line series
+    QStringList axisLabels() const;
+    bool isEmpty() const { return pointCount() == 0; }
+
+    // Renders at `size` logical pixels; PNG at 2x device pixel ratio. Written atomically.
+    Result<void> exportTo(const QString &path, QSize size = QSize(1200, 700)) const;
+    QByteArray renderPng(QSize size) const;
+    QByteArray renderSvg(QSize size) const;
+    QByteArray renderPdf(QSize size) const;
+    // Title and description: the run's target and parameters (for SVG metadata and the title).
+    QString title() const { return title_; }
+
+    // Re-applies colours and theme from the application palette (light/dark).
+    void applyPalette();
+
+private:
+    void rebuild();
+    std::vector<std::pair<QString, BenchResult>> results_;
+    QChart *chart_;
+    QString title_;
+    QString description_;
+};
+
+} // namespace asc::ui
