@@ -36,6 +36,7 @@ int runBench(const QStringList &args)
     parser.addOption({QStringLiteral("warmup"), QStringLiteral("Warm-up runs per point, not counted (default 1)."), QStringLiteral("N"), QStringLiteral("1")});
     parser.addOption({QStringLiteral("cache"), QStringLiteral("warm, or cold: evict the file's pages (posix_fadvise DONTNEED) before every run."), QStringLiteral("MODE"), QStringLiteral("warm")});
     parser.addOption({QStringLiteral("passes"), QStringLiteral("Repeat the whole sweep N times, reported as pass 1, 2, ... (first/second pass)."), QStringLiteral("N"), QStringLiteral("1")});
+    parser.addOption({QStringLiteral("output-dir"), QStringLiteral("Where the copy strategies write (the copy is removed after each run)."), QStringLiteral("DIR")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the result as JSON (written atomically)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("csv"), QStringLiteral("Write the per-point statistics as CSV."), QStringLiteral("FILE")});
     if (auto stop = p.parse(args, 1))
@@ -60,9 +61,11 @@ int runBench(const QStringList &args)
         return usage(QStringLiteral("bench: --cache must be warm or cold"));
     config.cache = cache == QLatin1String("cold") ? CacheMode::Cold : CacheMode::Warm;
 
+    config.outputDir = parser.value(QStringLiteral("output-dir"));
     auto target = openReadTarget(spec);
     if (!target)
         return fail(spec, target.error());
+    target->target.outputDir = config.outputDir;
     auto selection = selectStrategies(config.strategies, target->target);
     if (!selection)
         return selection.error().kind == ErrorKind::Usage ? usage(QStringLiteral("bench: ") + selection.error().message) : fail(spec, selection.error());

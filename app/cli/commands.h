@@ -16,5 +16,6 @@ int runCompare(const QStringList &args);
 int runChart(const QStringList &args);
 int runMap(const QStringList &args);
 int runPxarCreate(const QStringList &args);
+int runWriteBench(const QStringList &args);
 
 } // namespace asc::cli

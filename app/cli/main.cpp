@@ -33,6 +33,7 @@ static const char *kHelp =
     "  pxar-create DIR -o OUT       write DIR as a pxar archive (--split: .mpxar + .ppxar)\n"
     "  chart RESULT.json -o OUT     render a bench result as PNG, SVG or PDF\n"
     "  bench SPEC [options]         read-strategy x buffer-size sweep\n"
+    "  writebench DIR [options]     write strategies x file sizes: write calls, amplification\n"
     "  compare A.json B.json        ratios between two bench results\n"
     "\n"
     "Every command takes --help. Anywhere on the line, --allow-backing lets disk images follow\n"
@@ -76,6 +77,7 @@ int main(int argc, char **argv)
         {"formats", cli::runFormats}, {"strategies", cli::runStrategies}, {"cat", cli::runCat},
         {"ls", cli::runLs},           {"info", cli::runInfo},             {"extract", cli::runExtract},
         {"bench", cli::runBench},     {"compare", cli::runCompare},       {"map", cli::runMap},          {"chart", cli::runChart},
+        {"writebench", cli::runWriteBench},
         {"pxar-create", cli::runPxarCreate},
     };
     for (const Command &c : commands) {

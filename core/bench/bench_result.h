@@ -23,6 +23,7 @@ struct BenchConfig {
     int warmup = 1;
     CacheMode cache = CacheMode::Warm;
     int passes = 1;
+    QString outputDir; // for the copy strategies
 };
 
 struct Sample {

@@ -109,7 +109,8 @@ static Result<Sample> measure(const ReadStrategy &strategy, const ReadTarget &ta
 Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &opened, const CancelFlag &cancel,
                              const BenchCallbacks &callbacks)
 {
-    const ReadTarget &target = opened.target;
+    ReadTarget target = opened.target;
+    target.outputDir = config.outputDir;
     auto selection = selectStrategies(config.strategies, target);
     if (!selection)
         return std::move(selection).error();

@@ -4,6 +4,7 @@
 #include "strategies/plain_file_strategies.h"
 #include "strategies/pxar_strategies.h"
 #include "strategies/source_strategies.h"
+#include "write/copy_strategy.h"
 
 namespace asc {
 
@@ -17,6 +18,7 @@ const std::vector<StrategyPtr> &readStrategies()
         makeFramedStrategy(false),  makeFramedStrategy(true),
         makePxarDecoderStrategy(false), makePxarDecoderStrategy(true),
         makePxarAccessorStrategy(false), makePxarAccessorStrategy(true),
+        makeCopyStrategy(false),    makeCopyStrategy(true),
     };
     return all;
 }

@@ -17,6 +17,7 @@ struct ReadTarget {
     QString spec;
     SourcePtr source;  // the bytes to read (a file, an entry, a virtual disk, a partition)
     QString filePath;  // set when the target is a plain file: strategies that need a path use it
+    QString outputDir; // where copy strategies may write (bench --output-dir)
 };
 
 struct ReadOutcome {

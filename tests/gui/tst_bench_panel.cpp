@@ -10,6 +10,8 @@
 #include "test_files.h"
 
 #include <QAbstractItemModelTester>
+#include <QDir>
+#include <QTableWidget>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
@@ -136,6 +138,25 @@ private Q_SLOTS:
         panel.run();
         QVERIFY(again.wait(30000));
         QCOMPARE(again.first().first().toBool(), true);
+    }
+
+    void writeTab()
+    {
+        QTemporaryDir target(QDir::currentPath() + QStringLiteral("/write-gui-XXXXXX"));
+        ui::BenchPanel panel;
+        panel.show();
+        QSignalSpy done(&panel, &ui::BenchPanel::writesFinished);
+        panel.runWrites(target.path(), 1024, 64 * 1024, 8192, false, 1);
+        QVERIFY(done.wait(60000));
+        QCOMPARE(done.first().first().toBool(), true);
+        QCOMPARE(panel.writeTable()->rowCount(), 7);    // 1 KiB .. 64 KiB
+        QCOMPARE(panel.writeTable()->columnCount(), 7); // every write strategy
+        QVERIFY(panel.writeChart()->seriesCount() >= 1);
+        QVERIFY(panel.writeChart()->axisLabels().contains(QStringLiteral("64 KiB")));
+        const QString png = dir_.filePath(QStringLiteral("amplification.png"));
+        QVERIFY(panel.writeChart()->exportTo(png).ok());
+        QCOMPARE(QImage(png).size(), QSize(2400, 1400));
+        QCOMPARE(QDir(target.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
     }
 
     void cliRendersTheSameChart()

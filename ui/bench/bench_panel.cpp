@@ -31,6 +31,10 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTableWidget>
+#include <QDir>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QTextEdit>
 #include <QTime>
 #include <QVBoxLayout>
@@ -43,7 +47,8 @@ static QString QFileInfoName(const QString &path)
     return path.section(QLatin1Char('/'), -1);
 }
 
-BenchPanel::BenchPanel(QWidget *parent) : QWidget(parent), chart_(new BenchmarkChart(this)), statistics_(new StatisticsModel(this))
+BenchPanel::BenchPanel(QWidget *parent)
+    : QWidget(parent), chart_(new BenchmarkChart(this)), statistics_(new StatisticsModel(this)), writeChart_(new BenchmarkChart(this))
 {
     auto *layout = new QHBoxLayout(this);
     auto *settings = new QWidget(this);
@@ -176,6 +181,7 @@ BenchPanel::BenchPanel(QWidget *parent) : QWidget(parent), chart_(new BenchmarkC
             compareHistory(rows[0].row(), rows[1].row());
     });
     tabs_->addTab(historyPage, tr("History"));
+    tabs_->addTab(buildWriteTab(), tr("Write"));
 
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(settings);
@@ -185,8 +191,113 @@ BenchPanel::BenchPanel(QWidget *parent) : QWidget(parent), chart_(new BenchmarkC
     updateButtons();
 }
 
+QWidget *BenchPanel::buildWriteTab()
+{
+    auto *page = new QWidget(this);
+    auto *layout = new QVBoxLayout(page);
+    auto *form = new QHBoxLayout;
+    writeDir_ = new QLineEdit(QDir::homePath(), page);
+    writeDir_->setToolTip(tr("A directory on the filesystem to measure; files go to a private folder that is removed afterwards"));
+    auto *sizeFrom = new QComboBox(page);
+    auto *sizeTo = new QComboBox(page);
+    auto *buffer = new QComboBox(page);
+    for (int k = 10; k <= 24; ++k) {
+        sizeFrom->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
+        sizeTo->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
+        buffer->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
+    }
+    sizeTo->setCurrentIndex(10);
+    buffer->setCurrentIndex(3);
+    auto *atomic = new QCheckBox(tr("atomic replace"), page);
+    auto *run = new QPushButton(tr("Run Writes"), page);
+    form->addWidget(new QLabel(tr("Directory"), page));
+    form->addWidget(writeDir_, 1);
+    form->addWidget(new QLabel(tr("files"), page));
+    form->addWidget(sizeFrom);
+    form->addWidget(new QLabel(tr("to"), page));
+    form->addWidget(sizeTo);
+    form->addWidget(new QLabel(tr("buffer N"), page));
+    form->addWidget(buffer);
+    form->addWidget(atomic);
+    form->addWidget(run);
+    layout->addLayout(form);
+    writeStatus_ = new QLabel(page);
+    writeStatus_->setWordWrap(true);
+    layout->addWidget(writeStatus_);
+    auto *split = new QSplitter(Qt::Horizontal, page);
+    writeTable_ = new QTableWidget(split);
+    split->addWidget(writeTable_);
+    split->addWidget(writeChart_->createView(split));
+    layout->addWidget(split, 1);
+    connect(run, &QPushButton::clicked, this, [=, this] {
+        runWrites(writeDir_->text(), sizeFrom->currentData().toULongLong(), sizeTo->currentData().toULongLong(),
+                  buffer->currentData().toULongLong(), atomic->isChecked());
+    });
+    return page;
+}
+
+void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to, uint64_t buffer, bool atomic, int runs)
+{
+    if (writing_)
+        return;
+    writing_ = true;
+    writeDir_->setText(directory);
+    WriteBenchConfig config;
+    config.directory = directory;
+    for (uint64_t s = std::min(from, to); s <= std::max(from, to); s <<= 1)
+        config.fileSizes.push_back(s);
+    config.buffer = buffer;
+    config.atomic = atomic;
+    config.runs = runs;
+    writeCancel_ = CancelFlag();
+    writeStatus_->setText(tr("Writing…"));
+    const CancelFlag cancel = writeCancel_;
+    QPointer<BenchPanel> self(this);
+    QtConcurrent::run([config, cancel] { return runWriteBench(config, cancel); }).then(this, [self](Result<WriteBenchResult> result) {
+        if (!self)
+            return;
+        self->writing_ = false;
+        if (!result) {
+            self->writeStatus_->setText(result.error().toString());
+            Q_EMIT self->writesFinished(false);
+            return;
+        }
+        // Rows: file sizes; columns: strategies; cells: device bytes and amplification.
+        QStringList strategies;
+        std::vector<uint64_t> sizes;
+        for (const WritePoint &p : result->points) {
+            if (!strategies.contains(p.strategy))
+                strategies << p.strategy;
+            if (std::find(sizes.begin(), sizes.end(), p.fileSize) == sizes.end())
+                sizes.push_back(p.fileSize);
+        }
+        QTableWidget *table = self->writeTable_;
+        table->clear();
+        table->setRowCount(int(sizes.size()));
+        table->setColumnCount(int(strategies.size()));
+        table->setHorizontalHeaderLabels(strategies);
+        QStringList rowLabels;
+        for (uint64_t s : sizes)
+            rowLabels << sizeLabel(s);
+        table->setVerticalHeaderLabels(rowLabels);
+        for (const WritePoint &p : result->points) {
+            const int row = int(std::find(sizes.begin(), sizes.end(), p.fileSize) - sizes.begin());
+            const int column = int(strategies.indexOf(p.strategy));
+            auto *item = new QTableWidgetItem(p.deviceBytes < 0 ? tr("n/a")
+                                                                : QStringLiteral("%1 (x%2)").arg(sizeLabel(uint64_t(p.deviceBytes))).arg(p.amplification, 0, 'f', 1));
+            item->setToolTip(tr("%1 write calls, %2 bytes passed to them").arg(p.writeCalls).arg(p.bytesToWriteCalls));
+            table->setItem(row, column, item);
+        }
+        table->resizeColumnsToContents();
+        self->writeChart_->setAmplification(*result);
+        self->writeStatus_->setText(tr("Device bytes from %1 on %2. %3").arg(result->deviceBytesSource, result->filesystem, result->warnings.join(QLatin1Char(' '))));
+        Q_EMIT self->writesFinished(true);
+    });
+}
+
 BenchPanel::~BenchPanel()
 {
+    writeCancel_.cancel();
     cancel();
     if (job_)
         job_->future.waitForFinished();

@@ -20,6 +20,7 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QTableWidget;
 class QTabWidget;
 class QTextEdit;
 class QVBoxLayout;
@@ -55,9 +56,14 @@ public:
     Result<void> saveResult(const QString &path) const;
     Result<void> exportChart(const QString &path) const;
     Result<void> exportData(const QString &path) const; // .csv or .json
+    // The Write tab: write strategies x file sizes into a directory, amplification table and chart.
+    void runWrites(const QString &directory, uint64_t from, uint64_t to, uint64_t buffer, bool atomic, int runs = 3);
+    BenchmarkChart *writeChart() const { return writeChart_; }
+    QTableWidget *writeTable() const { return writeTable_; }
 
 Q_SIGNALS:
     void runFinished(bool ok);
+    void writesFinished(bool ok);
 
 private:
     void buildStrategyBoxes(QVBoxLayout *layout);
@@ -83,6 +89,13 @@ private:
     QTableView *table_;
     QListWidget *historyList_;
     QTextEdit *comparison_;
+    BenchmarkChart *writeChart_;
+    QTableWidget *writeTable_;
+    QLineEdit *writeDir_;
+    QLabel *writeStatus_;
+    CancelFlag writeCancel_;
+    bool writing_ = false;
+    QWidget *buildWriteTab();
     std::vector<std::pair<QString, BenchResult>> history_;
     std::optional<BenchJob> job_;
     BenchConfig running_config_;

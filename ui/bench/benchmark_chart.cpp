@@ -12,6 +12,7 @@
 #include <QGraphicsScene>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLogValueAxis>
 #include <QPainter>
 #include <QPdfWriter>
 #include <QScatterSeries>
@@ -75,6 +76,14 @@ void BenchmarkChart::addPoint(const BenchPoint &point, const std::vector<uint64_
 void BenchmarkChart::clear()
 {
     results_.clear();
+    writes_.reset();
+    rebuild();
+}
+
+void BenchmarkChart::setAmplification(const WriteBenchResult &result)
+{
+    results_.clear();
+    writes_ = result;
     rebuild();
 }
 
@@ -108,6 +117,10 @@ void BenchmarkChart::rebuild()
     chart_->removeAllSeries();
     for (auto *axis : chart_->axes())
         chart_->removeAxis(axis);
+    if (writes_) {
+        rebuildAmplification();
+        return;
+    }
 
     // Buffer sizes across every result: the x axis is log2(bytes), labelled in KiB/MiB.
     std::vector<uint64_t> buffers;
@@ -224,6 +237,53 @@ void BenchmarkChart::rebuild()
         title_ = tr("Read throughput by buffer size");
         description_.clear();
     }
+    chart_->setTitle(title_);
+}
+
+void BenchmarkChart::rebuildAmplification()
+{
+    std::vector<uint64_t> sizes;
+    double maxAmplification = 1;
+    for (const WritePoint &p : writes_->points) {
+        sizes.push_back(p.fileSize);
+        maxAmplification = std::max(maxAmplification, p.amplification);
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+    auto *x = new QCategoryAxis;
+    x->setTitleText(tr("file size"));
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    for (uint64_t s : sizes)
+        x->append(sizeLabel(s), std::log2(double(s)));
+    if (!sizes.empty())
+        x->setRange(std::log2(double(sizes.front())) - 0.3, std::log2(double(sizes.back())) + 0.3);
+    auto *y = new QLogValueAxis;
+    y->setBase(10);
+    y->setTitleText(tr("amplification (device bytes / payload bytes)"));
+    y->setLabelFormat(QStringLiteral("%g"));
+    y->setRange(0.5, maxAmplification * 2);
+    chart_->addAxis(x, Qt::AlignBottom);
+    chart_->addAxis(y, Qt::AlignLeft);
+    std::map<QString, QLineSeries *> series;
+    int colourIndex = 0;
+    for (const WritePoint &p : writes_->points) {
+        if (p.amplification <= 0)
+            continue;
+        QLineSeries *&line = series[p.strategy];
+        if (!line) {
+            line = new QLineSeries;
+            line->setName(p.strategy);
+            line->setPointsVisible(true);
+            line->setPen(QPen(QColor::fromHsv((colourIndex++ * 67) % 360, 200, 190), 2));
+            chart_->addSeries(line);
+            line->attachAxis(x);
+            line->attachAxis(y);
+        }
+        line->append(std::log2(double(p.fileSize)), p.amplification);
+    }
+    title_ = tr("Write amplification by file size — %1 (%2)").arg(writes_->config.directory, writes_->filesystem);
+    description_ = tr("device bytes from %1; buffer %2; %3").arg(writes_->deviceBytesSource, sizeLabel(writes_->config.buffer),
+                                                                 writes_->config.atomic ? tr("atomic replace") : tr("in place"));
     chart_->setTitle(title_);
 }
 

@@ -5,6 +5,7 @@
 // entries that toggle their series, tooltips. Renders to PNG (2x), SVG and PDF, on screen or off.
 
 #include "bench/bench_result.h"
+#include "bench/write/write_bench.h"
 
 #include <QObject>
 #include <QSize>
@@ -27,6 +28,9 @@ public:
     // Adds one point to the live (first) result while a run is going.
     void addPoint(const BenchPoint &point, const std::vector<uint64_t> &buffers);
     void clear();
+    // Write amplification (device bytes / payload) against file size, one series per strategy,
+    // both axes logarithmic.
+    void setAmplification(const WriteBenchResult &result);
 
     QChart *chart() const { return chart_; }
     // A view showing the chart (created on first use; owned by the caller's widget tree).
@@ -49,7 +53,9 @@ public:
 
 private:
     void rebuild();
+    void rebuildAmplification();
     std::vector<std::pair<QString, BenchResult>> results_;
+    std::optional<WriteBenchResult> writes_;
     QChart *chart_;
     QString title_;
     QString description_;
