@@ -449,16 +449,25 @@ void MainWindow::dragEnterEvent(QDragEnterEvent *event)
         event->acceptProposedAction();
 }
 
+void MainWindow::openFiles(const QStringList &specs)
+{
+    if (specs.isEmpty())
+        return;
+    openSpec(specs.first());
+    for (qsizetype i = 1; i < specs.size() && openElsewhere_; ++i)
+        openElsewhere_(specs[i]);
+}
+
 void MainWindow::dropEvent(QDropEvent *event)
 {
-    const QList<QUrl> urls = event->mimeData()->urls();
-    for (const QUrl &url : urls) {
-        if (url.isLocalFile()) {
-            openSpec(url.toLocalFile());
-            event->acceptProposedAction();
-            return;
-        }
-    }
+    QStringList files;
+    for (const QUrl &url : event->mimeData()->urls())
+        if (url.isLocalFile())
+            files << url.toLocalFile();
+    if (files.isEmpty())
+        return;
+    openFiles(files); // the first here, the others in windows of their own
+    event->acceptProposedAction();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

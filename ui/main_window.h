@@ -9,6 +9,7 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <QTemporaryDir>
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -50,6 +51,9 @@ public:
     // Extracts the selected entries (all when nothing is selected) into `directory`.
     void extractSelectedTo(const QString &directory);
     void stopLoading();
+    // Where files beyond the first go when several are dropped or given (a new window each).
+    void setExtraFileOpener(std::function<void(const QString &)> opener) { openElsewhere_ = std::move(opener); }
+    void openFiles(const QStringList &specs);
 
 Q_SIGNALS:
     // After each open attempt, successful or not (tests wait on this).
@@ -96,6 +100,7 @@ private:
     QList<QFutureWatcher<ListingBatch> *> listings_;
     QFutureWatcher<ExtractSummary> *extraction_ = nullptr;
     std::unique_ptr<QTemporaryDir> dragDir_;
+    std::function<void(const QString &)> openElsewhere_;
     quint64 generation_ = 0; // a newer open drops results of older ones
     bool opening_ = false;
 };

@@ -17,8 +17,23 @@ static QString row(const QString &name, const QString &description)
 int runFormats(const QStringList &args)
 {
     ArgumentParser p(QStringLiteral("formats"), QStringLiteral("One line per format this build can open: name, then a short description."));
+    p.parser().addOption({QStringLiteral("mime-types"), QStringLiteral("Print the MIME types the formats open instead (one per line; the .desktop file is made from these).")});
     if (auto stop = p.parse(args, 0))
         return *stop;
+    if (p.parser().isSet(QStringLiteral("mime-types"))) {
+        QStringList types;
+        for (const Format &format : registeredFormats())
+            for (const QString &type : format.mimeTypes)
+                if (!types.contains(type))
+                    types << type;
+        // Disk images whose formats arrive later still open as raw bytes and partition tables.
+        for (const char *extra : {"application/x-proxmox-pxar", "application/x-raw-disk-image", "application/x-cd-image"})
+            if (!types.contains(QLatin1String(extra)))
+                types << QString::fromLatin1(extra);
+        for (const QString &type : types)
+            printLine(type);
+        return Success;
+    }
     for (const Format &format : registeredFormats()) {
         if (format.variants.empty()) {
             printLine(row(format.name, format.description));

@@ -17,5 +17,6 @@ int runChart(const QStringList &args);
 int runMap(const QStringList &args);
 int runPxarCreate(const QStringList &args);
 int runWriteBench(const QStringList &args);
+int runMimeType(const QStringList &args);
 
 } // namespace asc::cli

@@ -77,7 +77,7 @@ int main(int argc, char **argv)
         {"formats", cli::runFormats}, {"strategies", cli::runStrategies}, {"cat", cli::runCat},
         {"ls", cli::runLs},           {"info", cli::runInfo},             {"extract", cli::runExtract},
         {"bench", cli::runBench},     {"compare", cli::runCompare},       {"map", cli::runMap},          {"chart", cli::runChart},
-        {"writebench", cli::runWriteBench},
+        {"writebench", cli::runWriteBench}, {"mime-type", cli::runMimeType},
         {"pxar-create", cli::runPxarCreate},
     };
     for (const Command &c : commands) {

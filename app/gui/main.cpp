@@ -3,6 +3,7 @@
 #include "backing_question.h"
 #include "bench/bench_panel.h"
 #include "main_window.h"
+#include "window_set.h"
 #include "open_measurement.h"
 #include "process_setup.h"
 #include "version.h"
@@ -10,6 +11,8 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
+#include <cstdio>
+#include <memory>
 #include <malloc.h>
 
 int main(int argc, char **argv)
@@ -40,7 +43,8 @@ int main(int argc, char **argv)
     QCommandLineOption grabMid(QStringLiteral("grab-mid-run"), QStringLiteral("Save a picture of the window during the benchmark."), QStringLiteral("PNG"));
     QCommandLineOption grabEnd(QStringLiteral("grab-at-end"), QStringLiteral("Save a picture of the window when the benchmark (or loading) ends, then quit."), QStringLiteral("PNG"));
     QCommandLineOption exportChart(QStringLiteral("export-chart"), QStringLiteral("Export the benchmark chart when it ends."), QStringLiteral("FILE"));
-    for (auto *o : {&runBenchmark, &grabMid, &grabEnd, &exportChart}) {
+    QCommandLineOption exitAfterOpenOption(QStringLiteral("exit-after-open"), QStringLiteral("Print one line per opened file, then quit."));
+    for (auto *o : {&runBenchmark, &grabMid, &grabEnd, &exportChart, &exitAfterOpenOption}) {
         o->setFlags(QCommandLineOption::HiddenFromHelp);
         parser.addOption(*o);
     }
@@ -49,11 +53,27 @@ int main(int argc, char **argv)
         return asc::ui::measureOpen(parser.value(measure));
 
     asc::ui::installBackingQuestion();
-    asc::ui::MainWindow window;
+    asc::ui::WindowSet windows;
+    asc::ui::MainWindow &window = *windows.newWindow();
     window.show();
     const QStringList files = parser.positionalArguments();
-    if (!files.isEmpty())
-        window.openSpec(files.first());
+    if (parser.isSet(QStringLiteral("exit-after-open"))) {
+        // Each window reports its file; quit when all have answered.
+        auto pending = std::make_shared<int>(int(files.size()));
+        auto report = [pending](const QString &spec, bool ok) {
+            std::printf("%s %s\n", ok ? "opened" : "failed", qPrintable(spec));
+            std::fflush(stdout);
+            if (--*pending <= 0)
+                QApplication::quit();
+        };
+        QObject::connect(&windows, &asc::ui::WindowSet::windowOpened, &windows, [report](asc::ui::MainWindow *w) {
+            QObject::connect(w, &asc::ui::MainWindow::opened, w, report);
+        });
+        QObject::connect(&window, &asc::ui::MainWindow::opened, &window, report);
+        if (files.isEmpty())
+            return 0;
+    }
+    windows.openFiles(files, &window);
     if (parser.isSet(runBenchmark)) {
         auto *panel = window.benchPanel();
         panel->setStrategies(parser.value(runBenchmark).split(QLatin1Char(',')));

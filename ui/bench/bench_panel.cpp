@@ -26,6 +26,7 @@
 #include <QMimeData>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -183,8 +184,14 @@ BenchPanel::BenchPanel(QWidget *parent)
     tabs_->addTab(historyPage, tr("History"));
     tabs_->addTab(buildWriteTab(), tr("Write"));
 
+    // The settings scroll: a long strategy list must not force a tall window.
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(settings);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(settings->sizeHint().width() + 20);
     auto *splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(settings);
+    splitter->addWidget(scroll);
     splitter->addWidget(tabs_);
     splitter->setStretchFactor(1, 1);
     layout->addWidget(splitter);

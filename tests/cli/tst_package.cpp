@@ -1,0 +1,108 @@
+// The installed application, as a user gets it: build the .deb with CPack, unpack it into a
+// temporary root, validate the .desktop file and the AppStream metainfo, install the MIME XML
+// into that root and check .pxar and .qcow2 files resolve to our types there, and start the
+// installed binary (offscreen) with one file and with two.
+
+#include "test_files.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QMimeDatabase>
+#include <QProcessEnvironment>
+#include <QTest>
+
+using namespace asc;
+
+class TestPackage : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString root_;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        for (const char *tool : {"cpack", "dpkg-deb", "desktop-file-validate", "appstreamcli", "update-mime-database"})
+            if (!test::haveTool(QString::fromLatin1(tool)))
+                QSKIP(qPrintable(QStringLiteral("%1 not installed (scripts/setup.sh installs it)").arg(QLatin1String(tool))));
+        const QString packages = dir_.filePath(QStringLiteral("packages"));
+        auto built = test::run(QStringLiteral("cpack"), {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("-B"), packages,
+                                                         QStringLiteral("--config"), QStringLiteral(BUILD_DIR "/CPackConfig.cmake")}, 600000, QStringLiteral(BUILD_DIR));
+        QVERIFY2(built.exitCode == 0, (built.out + built.err).constData());
+        const QStringList debs = QDir(packages).entryList({QStringLiteral("*.deb")});
+        QCOMPARE(debs.size(), 1);
+        const QString deb = packages + QLatin1Char('/') + debs.first();
+        auto control = test::run(QStringLiteral("dpkg-deb"), {QStringLiteral("-f"), deb, QStringLiteral("Depends")});
+        QVERIFY2(control.out.contains("libqt6") && control.out.contains("libarchive"), control.out.constData()); // computed by shlibdeps
+        auto scripts = test::run(QStringLiteral("dpkg-deb"), {QStringLiteral("-I"), deb});
+        QVERIFY(scripts.out.contains("postinst"));
+        root_ = dir_.filePath(QStringLiteral("root"));
+        QCOMPARE(test::run(QStringLiteral("dpkg-deb"), {QStringLiteral("-x"), deb, root_}).exitCode, 0);
+    }
+
+    void desktopAndMetainfoValidate()
+    {
+        const QString desktop = root_ + QStringLiteral("/usr/share/applications/io.github.archivescope.ArchiveScope.desktop");
+        auto d = test::run(QStringLiteral("desktop-file-validate"), {desktop});
+        QVERIFY2(d.exitCode == 0 && !d.out.contains("error"), (d.out + d.err).constData());
+        QFile file(desktop);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray text = file.readAll();
+        QVERIFY(text.contains("Exec=archivescope %F"));
+        for (const char *type : {"application/x-qemu-disk", "application/x-proxmox-pxar", "application/zip", "application/x-compressed-tar"})
+            QVERIFY2(text.contains(type), type);
+        auto m = test::run(QStringLiteral("appstreamcli"), {QStringLiteral("validate"), QStringLiteral("--no-net"),
+                                                             root_ + QStringLiteral("/usr/share/metainfo/io.github.archivescope.ArchiveScope.metainfo.xml")});
+        QVERIFY2(m.exitCode == 0, (m.out + m.err).constData());
+        QVERIFY(QFile::exists(root_ + QStringLiteral("/usr/share/icons/hicolor/scalable/apps/archivescope.svg")));
+        QVERIFY(QFile::exists(root_ + QStringLiteral("/usr/share/icons/hicolor/48x48/apps/archivescope.png")));
+        QVERIFY(QFile::exists(root_ + QStringLiteral("/usr/share/archivescope/sample.tar.gz")));
+    }
+
+    void mimeTypesResolve()
+    {
+        // The system's base types plus ours, compiled into the unpacked root.
+        const QString packages = root_ + QStringLiteral("/usr/share/mime/packages");
+        QVERIFY(QFile::exists(packages + QStringLiteral("/archivescope.xml")));
+        QVERIFY(QFile::copy(QStringLiteral("/usr/share/mime/packages/freedesktop.org.xml"), packages + QStringLiteral("/freedesktop.org.xml")));
+        QCOMPARE(test::run(QStringLiteral("update-mime-database"), {root_ + QStringLiteral("/usr/share/mime")}).exitCode, 0);
+        // Ask a process that sees only that root which types the files have.
+        const QString pxar = QStringLiteral(TEST_DATA_DIR "/pxar/tiny.pxar");
+        const QString renamed = dir_.filePath(QStringLiteral("no-extension"));
+        QFile::copy(pxar, renamed); // content alone must be enough
+        QProcess probe;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("XDG_DATA_DIRS"), root_ + QStringLiteral("/usr/share"));
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        probe.setProcessEnvironment(env);
+        probe.start(QStringLiteral(CLI_PATH), {QStringLiteral("mime-type"), pxar, QStringLiteral(TEST_DATA_DIR "/images/gpt.v3.qcow2"), renamed});
+        QVERIFY(probe.waitForFinished(20000));
+        const QList<QByteArray> lines = probe.readAllStandardOutput().trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].endsWith("application/x-proxmox-pxar"), lines[0].constData());
+        QVERIFY2(lines[1].endsWith("application/x-qemu-disk"), lines[1].constData());
+        QVERIFY2(lines[2].endsWith("application/x-proxmox-pxar"), lines[2].constData());
+    }
+
+    void installedBinaryOpensFiles()
+    {
+        const QString binary = root_ + QStringLiteral("/usr/bin/archivescope");
+        QVERIFY(QFile::exists(binary));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        for (const QStringList &files : {QStringList{QStringLiteral(TEST_DATA_DIR "/pxar/tiny.pxar")},
+                                         QStringList{QStringLiteral(TEST_DATA_DIR "/pxar/tiny.pxar"), QStringLiteral(TEST_DATA_DIR "/images/gpt.v3.qcow2")}}) {
+            QProcess app;
+            app.setProcessEnvironment(env);
+            app.start(binary, QStringList{QStringLiteral("--exit-after-open")} + files);
+            QVERIFY(app.waitForFinished(30000));
+            const QByteArray out = app.readAllStandardOutput();
+            for (const QString &f : files)
+                QVERIFY2(out.contains("opened " + f.toUtf8()), out.constData());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPackage)
+#include "tst_package.moc"

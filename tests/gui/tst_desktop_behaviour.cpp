@@ -1,0 +1,118 @@
+// How the desktop uses the application: dropping one file opens it, dropping several opens each
+// (the first here, the others in windows of their own); recent files are offered again after a
+// restart; window geometry and splitter state come back.
+
+#include "main_window.h"
+#include "recent_files.h"
+#include "test_files.h"
+#include "window_set.h"
+
+#include <QApplication>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSplitter>
+#include <QTest>
+#include <QUrl>
+
+using namespace asc;
+
+class TestDesktopBehaviour : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    static void drop(QWidget &target, const QStringList &files)
+    {
+        QMimeData mime;
+        QList<QUrl> urls;
+        for (const QString &f : files)
+            urls << QUrl::fromLocalFile(f);
+        mime.setUrls(urls);
+        QDragEnterEvent enter(target.rect().center(), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&target, &enter);
+        QDropEvent event(QPointF(target.rect().center()), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&target, &event);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_desktop_behaviour"));
+        QSettings().clear();
+    }
+
+    void dropOneAndSeveral()
+    {
+        const QString a = test::writeFile(dir_, QStringLiteral("a.bin"), "aaaa");
+        const QString b = test::writeFile(dir_, QStringLiteral("b.bin"), "bbbbbb");
+        const QString c = test::writeFile(dir_, QStringLiteral("c.bin"), "cccccccc");
+        ui::WindowSet windows;
+        ui::MainWindow *first = windows.newWindow();
+        first->show();
+        drop(*first, {a});
+        QTRY_COMPARE(first->currentSpec(), a);
+        QCOMPARE(int(windows.windows().size()), 1);
+        drop(*first, {b, c});
+        QTRY_COMPARE(int(windows.windows().size()), 2);
+        QTRY_COMPARE(first->currentSpec(), b);
+        QTRY_COMPARE(windows.windows()[1]->currentSpec(), c);
+        QTRY_COMPARE(windows.windows()[1]->currentSize(), quint64(8));
+    }
+
+    void recentFilesSurviveARestart()
+    {
+        const QString file = test::writeFile(dir_, QStringLiteral("recent.bin"), "recent");
+        {
+            ui::MainWindow window;
+            QSignalSpy opened(&window, &ui::MainWindow::opened);
+            window.openSpec(file);
+            QVERIFY(opened.count() > 0 || opened.wait(10000));
+        }
+        QVERIFY(ui::RecentFiles().list().contains(file));
+        ui::MainWindow restarted; // a new window reads them from the settings
+        QMenu *recent = nullptr;
+        for (QAction *a : restarted.menuBar()->actions())
+            if (a->menu())
+                for (QAction *sub : a->menu()->actions())
+                    if (sub->menu() && sub->text().contains(QStringLiteral("Recent")))
+                        recent = sub->menu();
+        QVERIFY(recent);
+        QAction *entry = nullptr;
+        for (QAction *a : recent->actions())
+            if (a->text() == file)
+                entry = a;
+        QVERIFY(entry);
+        QSignalSpy opened(&restarted, &ui::MainWindow::opened);
+        entry->trigger();
+        QVERIFY(opened.count() > 0 || opened.wait(10000));
+        QCOMPARE(restarted.currentSpec(), file);
+    }
+
+    void geometryAndSplitterRestored()
+    {
+        QByteArray splitterState;
+        QSize size;
+        {
+            ui::MainWindow window;
+            window.show();
+            window.resize(1000, 720);
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            size = window.size();
+            QVERIFY(size.height() <= 900); // the window must fit small screens
+            auto *splitter = window.findChild<QSplitter *>();
+            QVERIFY(splitter);
+            splitter->setSizes({200, 600});
+            splitterState = splitter->saveState();
+            window.close();
+        }
+        ui::MainWindow again;
+        QCOMPARE(again.size(), size);
+        QCOMPARE(again.findChild<QSplitter *>()->saveState(), splitterState);
+    }
+};
+
+QTEST_MAIN(TestDesktopBehaviour)
+#include "tst_desktop_behaviour.moc"
