@@ -47,8 +47,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("index");
         for (size_t i = 0; i < fixtures_.size(); ++i)
-            if (fixtures_[i].format == QLatin1String("qcow2") || fixtures_[i].format == QLatin1String("raw"))
-                QTest::newRow(qPrintable(fixtures_[i].name)) << int(i);
+            QTest::newRow(qPrintable(fixtures_[i].name)) << int(i); // qcow2, raw, vmdk, vdi, vpc, vhdx
     }
 
     void virtualDiskHashes()

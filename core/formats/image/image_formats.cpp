@@ -1,8 +1,10 @@
 #include "image_formats.h"
 
+#include "formats/filesystem/tsk_container.h"
 #include "formats/partitions/partition_container.h"
 #include "formats/pxar/pxar_container.h"
 #include "formats/qcow2/qcow2_image.h"
+#include "formats/vmimages/vm_images.h"
 
 namespace asc {
 
@@ -22,6 +24,39 @@ std::vector<Format> imageFormats()
     };
     formats.push_back(std::move(qcow2));
 
+    // The other VM disk formats: block maps read by us, transparent like qcow2.
+    struct VmFormat {
+        const char *name;
+        const char *description;
+        const char *mime;
+        std::function<int(const ProbeInput &)> probe;
+        Result<std::shared_ptr<DiskImage>> (*open)(SourcePtr);
+    };
+    const VmFormat vms[] = {
+        {"vmdk", "VMware disks: monolithicSparse (hosted sparse extent) and streamOptimized (compressed grains)", "application/x-vmdk-disk",
+         [](const ProbeInput &in) { return probeVmdk(in.head); }, openVmdk},
+        {"vdi", "VirtualBox disks, dynamic and fixed", "application/x-vdi-disk", [](const ProbeInput &in) { return probeVdi(in.head); }, openVdi},
+        {"vhd", "Virtual PC / Hyper-V VHD, fixed and dynamic (differencing refused)", "application/x-vhd-disk",
+         [](const ProbeInput &in) { return probeVhd(*in.source, in.head); }, openVhd},
+        {"vhdx", "Hyper-V VHDX, dynamic and fixed (a dirty log or a parent disk is refused)", "application/x-vhdx-disk",
+         [](const ProbeInput &in) { return probeVhdx(in.head); }, openVhdx},
+    };
+    for (const VmFormat &vm : vms) {
+        Format f;
+        f.name = QString::fromLatin1(vm.name);
+        f.description = QString::fromLatin1(vm.description);
+        f.mimeTypes = {QString::fromLatin1(vm.mime)};
+        f.probe = vm.probe;
+        auto open = vm.open;
+        f.openImage = [open](SourcePtr source) -> Result<SourcePtr> {
+            auto image = open(std::move(source));
+            if (!image)
+                return std::move(image).error();
+            return SourcePtr(std::move(image).value());
+        };
+        formats.push_back(std::move(f));
+    }
+
     Format pxarFormat;
     pxarFormat.name = QStringLiteral("pxar");
     pxarFormat.description = QStringLiteral("Proxmox file archives, v1 and v2 split (.mpxar + .ppxar beside it)");
@@ -29,6 +64,20 @@ std::vector<Format> imageFormats()
     pxarFormat.probe = [](const ProbeInput &in) { return looksLikePxar(in.head) ? 90 : 0; };
     pxarFormat.openContainer = [](SourcePtr source) { return PxarContainer::open(std::move(source)); };
     formats.push_back(std::move(pxarFormat));
+
+    Format filesystems;
+    filesystems.name = QStringLiteral("filesystems");
+    filesystems.description = QStringLiteral("filesystems in partitions and images, through The Sleuth Kit");
+    filesystems.variants = {
+        {QStringLiteral("fat"), QStringLiteral("FAT12, FAT16, FAT32 and exFAT filesystems (The Sleuth Kit)")},
+        {QStringLiteral("ntfs"), QStringLiteral("NTFS filesystems (The Sleuth Kit)")},
+        {QStringLiteral("ext"), QStringLiteral("ext2, ext3 and ext4 filesystems (The Sleuth Kit)")},
+        {QStringLiteral("hfs+"), QStringLiteral("HFS+ filesystems (The Sleuth Kit)")},
+        {QStringLiteral("ufs"), QStringLiteral("UFS1/UFS2 filesystems (The Sleuth Kit)")},
+    };
+    filesystems.probe = [](const ProbeInput &in) { return probeTskFilesystem(*in.source); };
+    filesystems.openContainer = [](SourcePtr source) { return TskContainer::open(std::move(source)); };
+    formats.push_back(std::move(filesystems));
 
     Format partitions;
     partitions.name = QStringLiteral("partitions");

@@ -50,6 +50,10 @@ QString detectFilesystem(const ByteSource &source)
         return QStringLiteral("btrfs");
     if (at(1024, "H+") || at(1024, "HX"))
         return QStringLiteral("HFS+");
+    // UFS1/UFS2 superblock magic 0x00011954 at 1372 into the superblock (at 8 KiB or 64 KiB).
+    for (qsizetype super : {8192, 65536})
+        if (head.size() >= super + 1376 && le32(head.constData() + super + 1372) == 0x00011954)
+            return QStringLiteral("UFS");
     for (qsizetype sector = 0; sector < 4; ++sector)
         if (at(sector * 512, "LABELONE"))
             return QStringLiteral("LVM physical volume");

@@ -1,0 +1,242 @@
+#include "tsk_container.h"
+
+#include "formats/partitions/filesystem_magic.h"
+
+#include <QJsonObject>
+#include <cstring>
+#include <tsk/libtsk.h>
+
+namespace asc {
+
+namespace {
+
+// TSK's image: its own header first, then our source.
+struct ExternalImage {
+    TSK_IMG_INFO info;
+    SourcePtr source;
+};
+
+ssize_t readImage(TSK_IMG_INFO *img, TSK_OFF_T off, char *buf, size_t len)
+{
+    auto *image = reinterpret_cast<ExternalImage *>(img);
+    if (off < 0)
+        return -1;
+    auto got = image->source->readAt(uint64_t(off), std::span(buf, len));
+    return got ? ssize_t(*got) : -1;
+}
+
+void closeImage(TSK_IMG_INFO *img)
+{
+    delete reinterpret_cast<ExternalImage *>(img);
+}
+
+void statImage(TSK_IMG_INFO *, FILE *) {}
+
+QString tskError()
+{
+    const char *text = tsk_error_get();
+    QString message = text ? QString::fromUtf8(text).simplified() : QStringLiteral("unknown error");
+    tsk_error_reset();
+    return message;
+}
+
+EntryType typeOf(TSK_FS_NAME_TYPE_ENUM type)
+{
+    switch (type) {
+    case TSK_FS_NAME_TYPE_DIR: return EntryType::Dir;
+    case TSK_FS_NAME_TYPE_LNK: return EntryType::Symlink;
+    case TSK_FS_NAME_TYPE_CHR: return EntryType::CharDev;
+    case TSK_FS_NAME_TYPE_BLK: return EntryType::BlockDev;
+    case TSK_FS_NAME_TYPE_FIFO: return EntryType::Fifo;
+    case TSK_FS_NAME_TYPE_SOCK: return EntryType::Socket;
+    default: return EntryType::File;
+    }
+}
+
+} // namespace
+
+struct TskContainer::Handles {
+    std::mutex mutex;
+    TSK_IMG_INFO *image = nullptr;
+    TSK_FS_INFO *fs = nullptr;
+    ~Handles()
+    {
+        if (fs)
+            tsk_fs_close(fs);
+        if (image)
+            tsk_img_close(image);
+    }
+};
+
+namespace {
+
+// One file's content through TSK (holes of sparse files read as zeros).
+class TskFileSource final : public ByteSource {
+public:
+    TskFileSource(std::shared_ptr<TskContainer::Handles> handles, TSK_INUM_T inode, uint64_t size, QString name)
+        : handles_(std::move(handles)), inode_(inode), size_(size), name_(std::move(name)) {}
+    ~TskFileSource() override
+    {
+        std::lock_guard lock(handles_->mutex);
+        if (file_)
+            tsk_fs_file_close(file_);
+    }
+    uint64_t size() const override { return size_; }
+    QString name() const override { return name_; }
+    Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override
+    {
+        if (offset >= size_)
+            return size_t(0);
+        const size_t want = size_t(std::min<uint64_t>(buf.size(), size_ - offset));
+        std::lock_guard lock(handles_->mutex);
+        if (!file_) {
+            file_ = tsk_fs_file_open_meta(handles_->fs, nullptr, inode_);
+            if (!file_)
+                return Error::format(name_, std::nullopt, QStringLiteral("cannot open inode %1: %2").arg(inode_).arg(tskError()));
+        }
+        size_t done = 0;
+        while (done < want) {
+            const ssize_t n = tsk_fs_file_read(file_, TSK_OFF_T(offset + done), buf.data() + done, want - done, TSK_FS_FILE_READ_FLAG_NONE);
+            if (n < 0)
+                return Error::format(name_, offset + done, QStringLiteral("cannot read file data: %1").arg(tskError()));
+            if (n == 0)
+                break;
+            done += size_t(n);
+        }
+        return done;
+    }
+
+private:
+    std::shared_ptr<TskContainer::Handles> handles_;
+    TSK_INUM_T inode_;
+    uint64_t size_;
+    QString name_;
+    mutable TSK_FS_FILE *file_ = nullptr;
+};
+
+struct WalkState {
+    const Container::EntrySink *sink;
+    uint64_t ordinal = 0;
+    bool stopped = false;
+    uint64_t visited = 0;
+};
+
+TSK_WALK_RET_ENUM visit(TSK_FS_FILE *file, const char *parent, void *data)
+{
+    auto *state = static_cast<WalkState *>(data);
+    if (++state->visited > 10'000'000)
+        return TSK_WALK_STOP; // hostile filesystems: bounded
+    if (!file->name || !file->name->name)
+        return TSK_WALK_CONT;
+    const char *name = file->name->name;
+    if (!strcmp(name, ".") || !strcmp(name, "..") || TSK_FS_ISDOT(name))
+        return TSK_WALK_CONT;
+    // TSK's virtual folders and files (orphans, FAT's special entries) are not part of the tree.
+    if (name[0] == '$' && (!strcmp(name, "$OrphanFiles") || !strcmp(name, "$MBR") || !strcmp(name, "$FAT1") ||
+                           !strcmp(name, "$FAT2")))
+        return TSK_WALK_CONT;
+    if (strstr(parent, "$OrphanFiles") || file->name->type == TSK_FS_NAME_TYPE_VIRT || file->name->type == TSK_FS_NAME_TYPE_VIRT_DIR ||
+        (file->meta && (file->meta->type == TSK_FS_META_TYPE_VIRT || file->meta->type == TSK_FS_META_TYPE_VIRT_DIR)))
+        return TSK_WALK_CONT; // entries TSK makes up
+    // FAT's volume label is an attribute of the volume, not a file; TSK names it this way.
+    if (QByteArrayView(name).endsWith("(Volume Label Entry)"))
+        return TSK_WALK_CONT;
+    Entry e;
+    e.path = QByteArray(parent) + name;
+    if (e.path.startsWith('/'))
+        e.path.remove(0, 1);
+    e.type = typeOf(file->name->type);
+    if (file->meta) {
+        const TSK_FS_META *m = file->meta;
+        e.mode = uint32_t(m->mode) & 07777;
+        e.uid = uint32_t(m->uid);
+        e.gid = uint32_t(m->gid);
+        e.hasMtime = true;
+        e.mtime = int64_t(m->mtime);
+        e.mtimeNsec = m->mtime_nano;
+        if (e.type == EntryType::File)
+            e.size = uint64_t(std::max<TSK_OFF_T>(0, m->size));
+        if (e.type == EntryType::Symlink && m->link)
+            e.target = QByteArray(m->link);
+        if (m->nlink > 1 && e.type == EntryType::File)
+            e.detail = QByteArray::number(m->nlink) + " links";
+        e.dataOffset = uint64_t(m->addr); // the inode: TSK opens content by it
+    }
+    e.ordinal = state->ordinal++;
+    if (!(*state->sink)(e)) {
+        state->stopped = true;
+        return TSK_WALK_STOP;
+    }
+    return TSK_WALK_CONT;
+}
+
+} // namespace
+
+TskContainer::TskContainer(SourcePtr volume) : volume_(std::move(volume)), handles_(std::make_shared<Handles>()) {}
+
+TskContainer::~TskContainer() = default;
+
+Result<ContainerPtr> TskContainer::open(SourcePtr volume)
+{
+    std::shared_ptr<TskContainer> container(new TskContainer(volume));
+    auto *external = new ExternalImage;
+    std::memset(&external->info, 0, sizeof external->info);
+    external->source = volume;
+    TSK_IMG_INFO *image = tsk_img_open_external(external, TSK_OFF_T(volume->size()), 512, readImage, closeImage, statImage);
+    if (!image) {
+        delete external;
+        return Error::format(volume->name(), std::nullopt, QStringLiteral("cannot open as a disk: %1").arg(tskError()));
+    }
+    container->handles_->image = image;
+    container->handles_->fs = tsk_fs_open_img(image, 0, TSK_FS_TYPE_DETECT);
+    if (!container->handles_->fs)
+        return Error::format(volume->name(), 0, QStringLiteral("no filesystem The Sleuth Kit can read: %1").arg(tskError()));
+    container->formatName_ = QString::fromUtf8(tsk_fs_type_toname(container->handles_->fs->ftype));
+    return ContainerPtr(container);
+}
+
+Result<void> TskContainer::list(const EntrySink &sink)
+{
+    std::lock_guard lock(handles_->mutex);
+    WalkState state{&sink};
+    const auto flags = TSK_FS_DIR_WALK_FLAG_ENUM(TSK_FS_DIR_WALK_FLAG_RECURSE | TSK_FS_DIR_WALK_FLAG_ALLOC);
+    if (tsk_fs_dir_walk(handles_->fs, handles_->fs->root_inum, flags, visit, &state) != 0 && !state.stopped)
+        return Error::format(volume_->name(), std::nullopt, QStringLiteral("cannot walk the filesystem: %1").arg(tskError()));
+    return {};
+}
+
+Result<SourcePtr> TskContainer::open(const Entry &entry)
+{
+    const QString name = volume_->name() + QStringLiteral("!/") + QString::fromUtf8(entry.path);
+    if (entry.type != EntryType::File)
+        return Error::make(ErrorKind::Usage, name, QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
+    if (entry.dataOffset == kUnknown)
+        return Error::format(name, std::nullopt, QStringLiteral("no inode for this entry"));
+    return SourcePtr(std::make_shared<TskFileSource>(handles_, TSK_INUM_T(entry.dataOffset), entry.size, name));
+}
+
+QJsonObject TskContainer::info() const
+{
+    std::lock_guard lock(handles_->mutex);
+    const TSK_FS_INFO *fs = handles_->fs;
+    QJsonObject o;
+    o[QStringLiteral("format")] = formatName_;
+    o[QStringLiteral("filesystem")] = formatName_;
+    o[QStringLiteral("block_size")] = double(fs->block_size);
+    o[QStringLiteral("block_count")] = double(fs->block_count);
+    o[QStringLiteral("inode_count")] = double(fs->inum_count);
+    o[QStringLiteral("root_inode")] = double(fs->root_inum);
+    o[QStringLiteral("reader")] = QStringLiteral("The Sleuth Kit %1").arg(QString::fromUtf8(tsk_version_get_str()));
+    return o;
+}
+
+int probeTskFilesystem(const ByteSource &volume)
+{
+    const QString fs = detectFilesystem(volume);
+    static const QStringList readable = {QStringLiteral("ext2"), QStringLiteral("ext3"), QStringLiteral("ext4"), QStringLiteral("FAT12"),
+                                         QStringLiteral("FAT16"), QStringLiteral("FAT32"), QStringLiteral("FAT"), QStringLiteral("exFAT"),
+                                         QStringLiteral("NTFS"), QStringLiteral("HFS+"), QStringLiteral("UFS")};
+    return readable.contains(fs) ? 40 : 0;
+}
+
+} // namespace asc

@@ -1,0 +1,172 @@
+// Filesystems inside disks and images: every file of the reference disks' .files.tsv lists
+// (FAT12/16/32, ext2, ext4 partitions; the ISO) is found by `ls` and `cat` matches its sha256,
+// through the raw disks and through every container format they come in; filesystems made at
+// test time by real tools (mkfs.vfat, mkfs.ext4 -d, mkfs.ntfs when present) likewise; corrupted
+// filesystems fail cleanly.
+
+#include "fixtures.h"
+#include "test_files.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace asc;
+
+class TestFilesystems : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir scratch_;
+    std::vector<test::ImageFixture> fixtures_;
+
+    struct Expected {
+        QString partition; // "p1-fat16" -> p1
+        QString type;
+        QString path;
+        qint64 size;
+        QByteArray sha;
+    };
+
+    static std::vector<Expected> expectations(const QString &tsv)
+    {
+        std::vector<Expected> all;
+        QFile f(tsv);
+        if (!f.open(QIODevice::ReadOnly))
+            return all;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QList<QByteArray> c = line.split('\t');
+            if (c.size() < 5)
+                continue;
+            all.push_back({QString::fromUtf8(c[0]), QString::fromUtf8(c[1]), QString::fromUtf8(c[2]), c[3] == "-" ? -1 : c[3].toLongLong(), c[4]});
+        }
+        return all;
+    }
+
+    // Checks every listed file of `tsv` through `disk` (a raw disk or an image of it).
+    void checkDisk(const QString &disk, const QString &tsv, bool partitioned)
+    {
+        const auto expected = expectations(tsv);
+        QVERIFY(!expected.empty());
+        QMap<QString, QByteArray> listings;
+        for (const Expected &e : expected) {
+            const QString part = e.partition.section(QLatin1Char('-'), 0, 0);
+            const QString prefix = partitioned ? disk + QStringLiteral("!/") + part : disk;
+            if (!listings.contains(prefix)) {
+                auto r = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), prefix});
+                QVERIFY2(r.exitCode == 0, (prefix.toUtf8() + ": " + r.err).constData());
+                listings.insert(prefix, r.out);
+            }
+            QVERIFY2(listings[prefix].contains("\"path\":\"" + e.path.toUtf8() + "\""), qPrintable(prefix + QStringLiteral(" lacks ") + e.path));
+            // Every file is listed; contents are read for all but most of the 300 many/fNNNN.txt
+            // (one process per file; every tenth of those is enough to cover that directory).
+            if (e.type != QLatin1String("file") || (e.path.startsWith(QLatin1String("many/")) && !e.path.endsWith(QLatin1String("0.txt"))))
+                continue;
+            auto cat = test::runCli({QStringLiteral("cat"), prefix + QStringLiteral("!/") + e.path});
+            QVERIFY2(cat.exitCode == 0, cat.err.constData());
+            QCOMPARE(qint64(cat.out.size()), e.size);
+            QVERIFY2(test::sha256(cat.out) == e.sha, qPrintable(prefix + QStringLiteral("!/") + e.path));
+        }
+    }
+
+private Q_SLOTS:
+    void initTestCase() { fixtures_ = test::imageFixtures(scratch_); }
+
+    void referenceDisks_data()
+    {
+        QTest::addColumn<QString>("disk");
+        QTest::addColumn<QString>("tsv");
+        QTest::addColumn<bool>("partitioned");
+        for (const auto &fx : fixtures_) {
+            if (fx.expect != QLatin1String("read"))
+                continue;
+            QString tsv;
+            bool partitioned = true;
+            const QString sha = QString::fromLatin1(fx.virtualSha256);
+            // Which content the image carries: by the virtual disk's hash, as the index lists it.
+            for (const auto &raw : fixtures_) {
+                if (raw.format != QLatin1String("raw") || QString::fromLatin1(raw.virtualSha256) != sha)
+                    continue;
+                tsv = test::dataPath(QStringLiteral("images/") + raw.name.section(QLatin1Char('.'), 0, 0) + QStringLiteral(".files.tsv"));
+                partitioned = !raw.name.endsWith(QLatin1String(".iso"));
+            }
+            if (tsv.isEmpty() || !QFile::exists(tsv))
+                continue;
+            QTest::newRow(qPrintable(fx.name)) << fx.path << tsv << partitioned;
+        }
+    }
+
+    void referenceDisks()
+    {
+        QFETCH(QString, disk);
+        QFETCH(QString, tsv);
+        QFETCH(bool, partitioned);
+        checkDisk(disk, tsv, partitioned);
+    }
+
+    void madeByRealTools()
+    {
+        if (!test::haveTool(QStringLiteral("mkfs.vfat")) || !test::haveTool(QStringLiteral("mkfs.ext4")))
+            QSKIP("dosfstools/e2fsprogs not installed");
+        const QString root = scratch_.filePath(QStringLiteral("content"));
+        QDir().mkpath(root + QStringLiteral("/sub/deeper"));
+        const QByteArray big = test::seededBytes(300000, 8);
+        test::writeFile(scratch_, QStringLiteral("content/big.bin"), big);
+        test::writeFile(scratch_, QStringLiteral("content/sub/deeper/small.txt"), "small\n");
+        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
+            QStringLiteral("set -e; cd \"$1\"; mkfs.ext4 -q -F -d content ext4.img 8M; mkfs.vfat -C fat.img 4096 >/dev/null; "
+                           "mcopy -s -i fat.img content/big.bin content/sub ::/; "
+                           "qemu-img convert -f raw -O qcow2 ext4.img ext4.qcow2; qemu-img convert -f raw -O vmdk ext4.img ext4.vmdk"),
+            QStringLiteral("sh"), scratch_.path()});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        for (const QString &image : {QStringLiteral("ext4.img"), QStringLiteral("fat.img"), QStringLiteral("ext4.qcow2")}) {
+            const QString spec = scratch_.filePath(image);
+            auto cat = test::runCli({QStringLiteral("cat"), spec + QStringLiteral("!/big.bin")});
+            QVERIFY2(cat.exitCode == 0, (image.toUtf8() + ": " + cat.err).constData());
+            QVERIFY(cat.out == big);
+            auto small = test::runCli({QStringLiteral("cat"), spec + QStringLiteral("!/sub/deeper/small.txt")});
+            QCOMPARE(small.out, QByteArray("small\n"));
+        }
+        auto info = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), scratch_.filePath(QStringLiteral("ext4.img"))});
+        QCOMPARE(QJsonDocument::fromJson(info.out).object()[QStringLiteral("filesystem")].toString(), QStringLiteral("ext4"));
+        if (test::haveTool(QStringLiteral("mkfs.ntfs"))) {
+            auto ntfs = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("cd \"$1\" && truncate -s 16M ntfs.img && mkfs.ntfs -q -F ntfs.img"),
+                                                             QStringLiteral("sh"), scratch_.path()});
+            if (ntfs.exitCode == 0)
+                QCOMPARE(test::runCli({QStringLiteral("ls"), scratch_.filePath(QStringLiteral("ntfs.img"))}).exitCode, 0);
+        }
+    }
+
+    void corruptedFilesystems()
+    {
+        const QString ext = scratch_.filePath(QStringLiteral("ext4.img"));
+        if (!QFile::exists(ext))
+            QSKIP("needs the filesystems of madeByRealTools");
+        QFile f(ext);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        std::vector<std::pair<QString, QByteArray>> variants;
+        variants.push_back({QStringLiteral("truncated.img"), bytes.left(bytes.size() / 5)});
+        QByteArray superblock = bytes;
+        for (int i = 1024; i < 1024 + 200; ++i)
+            if (i < 1080 || i > 1081) // keep the magic so it is still probed as ext
+                superblock[i] = char(0xff);
+        variants.push_back({QStringLiteral("bad-superblock.img"), superblock});
+        QByteArray inodes = bytes;
+        for (qsizetype i = 8192; i < 64 * 1024; i += 7)
+            inodes[i] = char(inodes[i] ^ 0x5a);
+        variants.push_back({QStringLiteral("scribbled.img"), inodes});
+        for (const auto &[name, content] : variants) {
+            const QString path = test::writeFile(scratch_, name, content);
+            auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("ulimit -v 1048576; exec \"$0\" ls \"$1\""), QStringLiteral(CLI_PATH), path}, 30000);
+            QVERIFY2(r.exitCode == 0 || r.exitCode == 1, qPrintable(name));
+            if (r.exitCode == 1)
+                QVERIFY2(r.err.contains(name.toUtf8()), r.err.constData());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFilesystems)
+#include "tst_filesystems.moc"
