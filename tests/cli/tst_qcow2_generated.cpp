@@ -123,6 +123,9 @@ private Q_SLOTS:
         QTest::addColumn<QString>("options");
         QTest::newRow("vmdk monolithicSparse") << QStringLiteral("-O vmdk");
         QTest::newRow("vmdk streamOptimized") << QStringLiteral("-O vmdk -o subformat=streamOptimized");
+        QTest::newRow("vmdk descriptor + flat extent") << QStringLiteral("-O vmdk -o subformat=monolithicFlat");
+        QTest::newRow("vmdk descriptor + 2 GiB sparse extents") << QStringLiteral("-O vmdk -o subformat=twoGbMaxExtentSparse");
+        QTest::newRow("vmdk descriptor + 2 GiB flat extents") << QStringLiteral("-O vmdk -o subformat=twoGbMaxExtentFlat");
         QTest::newRow("vdi dynamic") << QStringLiteral("-O vdi");
         QTest::newRow("vdi static") << QStringLiteral("-O vdi -o static=on");
         QTest::newRow("vhd dynamic") << QStringLiteral("-O vpc");
@@ -134,7 +137,7 @@ private Q_SLOTS:
     void otherFormats()
     {
         QFETCH(QString, options);
-        sh(QStringLiteral("rm -f other.img && qemu-img convert -f raw %1 base.raw other.img").arg(options));
+        sh(QStringLiteral("rm -f other*.img && qemu-img convert -f raw %1 base.raw other.img").arg(options));
         const QString image = path(QStringLiteral("other.img"));
         const QString format = options.section(QLatin1Char(' '), 1, 1);
         QCOMPARE(catHash({}, image), qemuRawHash(image, format));

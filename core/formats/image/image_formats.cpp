@@ -5,6 +5,7 @@
 #include "formats/pxar/pxar_container.h"
 #include "formats/qcow2/qcow2_image.h"
 #include "formats/vmimages/vm_images.h"
+#include "formats/vmimages/vmdk_descriptor.h"
 
 namespace asc {
 
@@ -35,6 +36,8 @@ std::vector<Format> imageFormats()
     const VmFormat vms[] = {
         {"vmdk", "VMware disks: monolithicSparse (hosted sparse extent) and streamOptimized (compressed grains)", "application/x-vmdk-disk",
          [](const ProbeInput &in) { return probeVmdk(in.head); }, openVmdk},
+        {"vmdk-descriptor", "VMware descriptor files listing flat, sparse and zero extents beside them", "application/x-vmdk-disk",
+         [](const ProbeInput &in) { return looksLikeVmdkDescriptor(in.head) ? 90 : 0; }, openVmdkDescriptor},
         {"vdi", "VirtualBox disks, dynamic and fixed", "application/x-vdi-disk", [](const ProbeInput &in) { return probeVdi(in.head); }, openVdi},
         {"vhd", "Virtual PC / Hyper-V VHD, fixed and dynamic (differencing refused)", "application/x-vhd-disk",
          [](const ProbeInput &in) { return probeVhd(*in.source, in.head); }, openVhd},
