@@ -116,13 +116,13 @@ static Result<void> parseSnapshots(const ByteSource &file, Qcow2Header &h)
         const uint32_t extra = be32(p + 36);
         if (extra > 1024)
             return Error::format(name, h.snapshotsOffset + at + 36, QStringLiteral("snapshot extra data too large (%1 bytes)").arg(extra));
+        const uint64_t total = 40ULL + extra + idLength + nameLength;
+        if (at + total > uint64_t(table.size()))
+            return Error::format(name, h.snapshotsOffset + at, QStringLiteral("snapshot entry %1 runs past the table").arg(i));
         if (extra >= 8)
             s.vmStateSize = be64(p + 40);
         if (extra >= 16)
             s.diskSize = be64(p + 48);
-        const uint64_t total = 40ULL + extra + idLength + nameLength;
-        if (at + total > uint64_t(table.size()))
-            return Error::format(name, h.snapshotsOffset + at, QStringLiteral("snapshot entry %1 runs past the table").arg(i));
         s.id = QString::fromUtf8(p + 40 + extra, idLength);
         s.name = QString::fromUtf8(p + 40 + extra + idLength, nameLength);
         h.snapshots.push_back(s);
