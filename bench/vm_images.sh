@@ -21,7 +21,7 @@ for i in range(3000):
     open(d + '/f%04d.bin' % i, 'wb').write(os.urandom(4096 + (i * 97) % 60000))
 for i in range(3): open('tree/big%d.bin' % i, 'wb').write(os.urandom(64 << 20))
 "
-    mkfs.ext4 -q -F -d tree part.img 400M
+    mkfs.ext4 -q -F -d tree part.img 400M >/dev/null
     truncate -s 512M disk.raw
     sgdisk -n 1:2048:+400M -t 1:8300 disk.raw >/dev/null
     dd if=part.img of=disk.raw bs=1M seek=1 conv=notrunc status=none

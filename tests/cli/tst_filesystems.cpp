@@ -129,6 +129,12 @@ private Q_SLOTS:
             auto small = test::runCli({QStringLiteral("cat"), spec + QStringLiteral("!/sub/deeper/small.txt")});
             QCOMPARE(small.out, QByteArray("small\n"));
         }
+        // Extraction reads contents while the filesystem is being walked.
+        const QString out = scratch_.filePath(QStringLiteral("extracted"));
+        auto extracted = test::runCli({QStringLiteral("extract"), scratch_.filePath(QStringLiteral("ext4.qcow2")), QStringLiteral("-C"), out}, 60000);
+        QVERIFY2(extracted.exitCode == 0 || extracted.err.contains("lost+found"), extracted.err.constData());
+        QCOMPARE(test::sha256File(out + QStringLiteral("/big.bin")), test::sha256(big));
+        QCOMPARE(test::sha256File(out + QStringLiteral("/sub/deeper/small.txt")), test::sha256("small\n"));
         auto info = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), scratch_.filePath(QStringLiteral("ext4.img"))});
         QCOMPARE(QJsonDocument::fromJson(info.out).object()[QStringLiteral("filesystem")].toString(), QStringLiteral("ext4"));
         if (test::haveTool(QStringLiteral("mkfs.ntfs"))) {

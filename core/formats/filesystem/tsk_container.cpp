@@ -56,7 +56,8 @@ EntryType typeOf(TSK_FS_NAME_TYPE_ENUM type)
 } // namespace
 
 struct TskContainer::Handles {
-    std::mutex mutex;
+    // Recursive: extraction reads a file's content from inside the directory walk's callback.
+    std::recursive_mutex mutex;
     TSK_IMG_INFO *image = nullptr;
     TSK_FS_INFO *fs = nullptr;
     ~Handles()
