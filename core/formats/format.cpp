@@ -20,9 +20,9 @@ const std::vector<Format> &registeredFormats()
     return formats;
 }
 
-static Result<QByteArray> readHead(const ByteSource &source)
+static Result<QByteArray> readHead(const ByteSource &source, size_t bytes)
 {
-    QByteArray head(qsizetype(std::min<uint64_t>(kProbeBytes, source.size())), Qt::Uninitialized);
+    QByteArray head(qsizetype(std::min<uint64_t>(bytes, source.size())), Qt::Uninitialized);
     auto got = source.readAt(0, std::span(head.data(), size_t(head.size())));
     if (!got)
         return std::move(got).error();
@@ -30,35 +30,52 @@ static Result<QByteArray> readHead(const ByteSource &source)
     return head;
 }
 
+// Magic near the start settles most files from one small read; a one-file lookup in a big
+// archive should not pay for the wider probes.
+static constexpr size_t kQuickProbeBytes = 4096;
+
 Result<const Format *> probeFormat(const SourcePtr &source)
 {
-    auto head = readHead(*source);
-    if (!head)
-        return std::move(head).error();
-    const ProbeInput input{source, std::span<const char>(head->constData(), size_t(head->size()))};
-    const Format *best = nullptr;
-    int bestScore = 0;
-    for (const Format &format : registeredFormats()) {
-        const int score = format.probe(input);
-        if (score > bestScore) {
-            best = &format;
-            bestScore = score;
+    for (const bool quick : {true, false}) {
+        auto head = readHead(*source, quick ? kQuickProbeBytes : kProbeBytes);
+        if (!head)
+            return std::move(head).error();
+        const ProbeInput input{source, std::span<const char>(head->constData(), size_t(head->size())), quick};
+        const Format *best = nullptr;
+        int bestScore = 0;
+        for (const Format &format : registeredFormats()) {
+            const int score = format.probe(input);
+            if (score > bestScore) {
+                best = &format;
+                bestScore = score;
+            }
+            if (bestScore >= kConclusiveScore)
+                return best;
         }
+        if (!quick)
+            return best;
     }
-    return best;
+    return nullptr;
 }
 
 // Images nest (a qcow2 whose backing is raw is still one image); a chain deeper than this is hostile.
 static constexpr int kMaxImageNesting = 8;
 
-Result<SourcePtr> unwrapImages(SourcePtr source)
+namespace {
+struct Unwrapped {
+    SourcePtr source;
+    const Format *format; // what the innermost source probed as (never an image), or nullptr
+};
+} // namespace
+
+static Result<Unwrapped> unwrapAndProbe(SourcePtr source)
 {
     for (int depth = 0; depth < kMaxImageNesting; ++depth) {
         auto format = probeFormat(source);
         if (!format)
             return std::move(format).error();
         if (!*format || !(*format)->openImage)
-            return source;
+            return Unwrapped{std::move(source), *format};
         auto disk = (*format)->openImage(source);
         if (!disk)
             return std::move(disk).error();
@@ -67,18 +84,24 @@ Result<SourcePtr> unwrapImages(SourcePtr source)
     return Error::format(source->name(), std::nullopt, QStringLiteral("disk images nested too deeply"));
 }
 
+Result<SourcePtr> unwrapImages(SourcePtr source)
+{
+    auto unwrapped = unwrapAndProbe(std::move(source));
+    if (!unwrapped)
+        return std::move(unwrapped).error();
+    return std::move(unwrapped->source);
+}
+
 Result<ContainerPtr> openContainer(SourcePtr source)
 {
-    auto disk = unwrapImages(std::move(source));
-    if (!disk)
-        return std::move(disk).error();
-    auto format = probeFormat(*disk);
-    if (!format)
-        return std::move(format).error();
-    if (!*format || !(*format)->openContainer)
-        return Error::format((*disk)->name(), std::nullopt,
+    // One probe per layer: probing the innermost source again would read its head twice.
+    auto unwrapped = unwrapAndProbe(std::move(source));
+    if (!unwrapped)
+        return std::move(unwrapped).error();
+    if (!unwrapped->format || !unwrapped->format->openContainer)
+        return Error::format(unwrapped->source->name(), std::nullopt,
                              QStringLiteral("not a recognised archive or disk image"));
-    return (*format)->openContainer(std::move(disk).value());
+    return unwrapped->format->openContainer(std::move(unwrapped->source));
 }
 
 } // namespace asc

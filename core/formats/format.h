@@ -14,8 +14,13 @@ namespace asc {
 struct ProbeInput {
     const SourcePtr &source;
     std::span<const char> head;
+    // The first, short pass: only magic in the head counts; probes that read the source more
+    // widely (libarchive's bidders, The Sleuth Kit) wait for the full pass.
+    bool quick = false;
 };
 inline constexpr size_t kProbeBytes = 64 * 1024;
+// A probe score at or above this is magic at a fixed offset: later formats are not probed.
+inline constexpr int kConclusiveScore = 90;
 
 struct Format {
     QString name;        // as `formats` prints it

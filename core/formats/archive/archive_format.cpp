@@ -6,7 +6,7 @@ namespace asc {
 
 static int probeArchive(const ProbeInput &input)
 {
-    if (input.head.empty())
+    if (input.head.empty() || input.quick)
         return 0;
     // libarchive's bidders read only the first bytes (and a zip's end record): cheap enough.
     auto reader = LibarchiveReader::open(input.source, LibarchiveReader::Mode::Archives);
@@ -23,7 +23,7 @@ static int probeArchive(const ProbeInput &input)
 
 static int probeCompressed(const ProbeInput &input)
 {
-    if (input.head.empty())
+    if (input.head.empty() || input.quick)
         return 0;
     auto reader = LibarchiveReader::open(input.source, LibarchiveReader::Mode::SingleCompressed);
     return reader && !(*reader)->filterNames().isEmpty() ? 30 : 0;

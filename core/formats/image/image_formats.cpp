@@ -78,7 +78,7 @@ std::vector<Format> imageFormats()
         {QStringLiteral("hfs+"), QStringLiteral("HFS+ filesystems (The Sleuth Kit)")},
         {QStringLiteral("ufs"), QStringLiteral("UFS1/UFS2 filesystems (The Sleuth Kit)")},
     };
-    filesystems.probe = [](const ProbeInput &in) { return probeTskFilesystem(*in.source); };
+    filesystems.probe = [](const ProbeInput &in) { return in.quick ? 0 : probeTskFilesystem(*in.source); };
     filesystems.openContainer = [](SourcePtr source) { return TskContainer::open(std::move(source)); };
     formats.push_back(std::move(filesystems));
 
