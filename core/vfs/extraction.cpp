@@ -29,6 +29,19 @@ private:
 
 QString errnoText(int err) { return QString::fromLocal8Bit(strerror(err)); }
 
+// A file written under a temporary name, waiting for the batch's sync before its rename.
+struct PendingFile {
+    Fd parent;
+    QByteArray temp;
+    QByteArray name;
+    QByteArray path;
+};
+
+// Files are made durable in batches (one syncfs, then the renames), as dpkg does: a journal
+// commit per file made extracting many small files to a disk several times slower than 7-Zip.
+constexpr size_t kBatchFiles = 128;
+constexpr uint64_t kBatchBytes = 256ULL << 20;
+
 struct PendingDirectory {
     QByteArray path;
     uint32_t mode;
@@ -123,6 +136,7 @@ public:
             return true;
         }
         auto discard = [&] { ::unlinkat(parent, temp.constData(), 0); };
+        const uint64_t bytesBefore = report_.bytes;
         std::unique_ptr<char[]> buffer(new char[kChunk]);
         const uint64_t containerBytes = std::max<uint64_t>(1, container_.source()->size());
         for (;;) {
@@ -180,23 +194,41 @@ public:
             const timespec times[2] = {{entry.mtime, long(entry.mtimeNsec)}, {entry.mtime, long(entry.mtimeNsec)}};
             ::futimens(out.get(), times);
         }
-        if (::fsync(out.get()) != 0) {
-            const int err = errno;
-            discard();
-            refuse(entry.path, QStringLiteral("fsync failed: %1").arg(errnoText(err)));
-            return true;
-        }
         out.reset();
-        const unsigned flags = options_.overwrite ? 0 : RENAME_NOREPLACE;
-        if (::renameat2(parent, temp.constData(), parent, name.constData(), flags) != 0) {
-            const int err = errno;
-            discard();
-            refuse(entry.path, err == EEXIST ? QStringLiteral("exists (use --overwrite to replace it)")
-                                             : QStringLiteral("cannot rename into place: %1").arg(errnoText(err)));
-            return true;
-        }
-        ++report_.files;
+        pending_.push_back({Fd(::dup(parent)), temp, name, entry.path});
+        pendingBytes_ += report_.bytes - bytesBefore;
+        if (pending_.size() >= kBatchFiles || pendingBytes_ >= kBatchBytes)
+            commitPending();
         return true;
+    }
+
+    // Makes the written files durable with one sync of the target's filesystem, then renames
+    // each into place: a name never shows a file whose content could still be lost.
+    void commitPending()
+    {
+        if (pending_.empty())
+            return;
+        const bool synced = ::syncfs(root_.get()) == 0;
+        const int syncErr = errno;
+        const unsigned flags = options_.overwrite ? 0 : RENAME_NOREPLACE;
+        for (PendingFile &file : pending_) {
+            const int parent = file.parent.get();
+            if (!synced) {
+                ::unlinkat(parent, file.temp.constData(), 0);
+                refuse(file.path, QStringLiteral("sync failed: %1").arg(errnoText(syncErr)));
+                continue;
+            }
+            if (::renameat2(parent, file.temp.constData(), parent, file.name.constData(), flags) != 0) {
+                const int err = errno;
+                ::unlinkat(parent, file.temp.constData(), 0);
+                refuse(file.path, err == EEXIST ? QStringLiteral("exists (use --overwrite to replace it)")
+                                                : QStringLiteral("cannot rename into place: %1").arg(errnoText(err)));
+                continue;
+            }
+            ++report_.files;
+        }
+        pending_.clear();
+        pendingBytes_ = 0;
     }
 
     // cpio: the last member of a hardlink group carries the data. Write it under this name, then
@@ -205,6 +237,7 @@ public:
     {
         const uint64_t filesBefore = report_.files;
         auto written = extractFile(entry, read, dirfd, name);
+        commitPending(); // the link below needs the file under its name
         if (!written || !*written || report_.files == filesBefore)
             return written;
         --report_.files;
@@ -249,6 +282,9 @@ public:
         }
         const QByteArray &name = parts.last();
         const int dirfd = parent->get();
+        // Links and special files look at names already extracted: pending files take theirs first.
+        if (entry.type != EntryType::File && entry.type != EntryType::Dir && entry.type != EntryType::Partition)
+            commitPending();
         switch (entry.type) {
         case EntryType::Dir: {
             if (::mkdirat(dirfd, name.constData(), 0700) != 0 && errno != EEXIST) {
@@ -343,6 +379,8 @@ private:
     Fd root_;
     ExtractReport report_;
     std::vector<PendingDirectory> directories_;
+    std::vector<PendingFile> pending_;
+    uint64_t pendingBytes_ = 0;
 };
 
 } // namespace
@@ -360,6 +398,7 @@ Result<ExtractReport> extractEntries(Container &container, const QByteArray &sel
             return true;
         return extractor.extractEntry(entry, read);
     });
+    extractor.commitPending(); // also after a cancel or a broken stream: those files are whole
     extractor.finishDirectories();
     if (!walked && !extractor.report().stopped)
         extractor.report().stopped = walked.error();

@@ -3,8 +3,9 @@
 // Never writes outside the directory: entries with ".." or absolute paths are refused, every
 // path is walked with O_NOFOLLOW from the directory's fd (so no symlink, not even one the archive
 // created a moment ago, is written through), hardlinks may only point at files already extracted
-// inside it. Files are written to a temporary name, fsynced, then renamed into place; existing
-// files are kept unless overwriting is asked for. setuid/setgid/sticky bits are dropped.
+// inside it. Files are written to temporary names and renamed into place after a sync of the
+// target's filesystem (one per batch of files); existing files are kept unless overwriting is
+// asked for. setuid/setgid/sticky bits are dropped.
 // Blocks; checks the cancel flag per chunk.
 
 #include "container.h"

@@ -6,6 +6,8 @@
 #include "test_files.h"
 
 #include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -190,6 +192,32 @@ private Q_SLOTS:
         QCOMPARE(entries[3][QStringLiteral("size")].toInteger(), 5 * 1024 * 1024);
         auto r = test::runCli({QStringLiteral("cat"), archive + QStringLiteral("!/random-5m.bin")});
         QVERIFY(r.out == tree_.items.value("tree/data/random-5m.bin").content);
+    }
+
+    // Files are renamed into place in batches after one sync: more files than a batch, a
+    // hardlink to an early file and a symlink between them all land, and no temporary is left.
+    void extractionInBatches()
+    {
+        const QString stage = out_ + QStringLiteral("/batches");
+        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral(
+            "set -e; mkdir -p \"$1/t/d\" && cd \"$1/t\" && for i in $(seq 1 300); do echo \"file $i\" > d/f$i; done && "
+            "ln d/f1 hard1 && ln -s d/f2 soft2 && for i in $(seq 301 340); do echo \"file $i\" > d/f$i; done && "
+            "tar -cf ../t.tar d/f1 d/f2 $(seq -f 'd/f%g' 3 300) hard1 soft2 $(seq -f 'd/f%g' 301 340)"), QStringLiteral("sh"), stage});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const QString target = stage + QStringLiteral("/out");
+        auto r = test::runCli({QStringLiteral("extract"), stage + QStringLiteral("/t.tar"), QStringLiteral("-C"), target});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        for (int i : {1, 2, 128, 129, 300, 301, 340})
+            QCOMPARE(test::sha256File(target + QStringLiteral("/d/f%1").arg(i)), test::sha256(QByteArray("file ") + QByteArray::number(i) + "\n"));
+        QCOMPARE(test::sha256File(target + QStringLiteral("/hard1")), test::sha256("file 1\n"));
+        QCOMPARE(QFileInfo(target + QStringLiteral("/soft2")).symLinkTarget(), target + QStringLiteral("/d/f2"));
+        QCOMPARE(QDir(target + QStringLiteral("/d")).entryList(QDir::Files | QDir::Hidden).size(), 340);
+        QDirIterator temps(target, {QStringLiteral(".archivescope-tmp-*")}, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+        QVERIFY(!temps.hasNext());
+        // Run again: every file is refused as existing (their renames see the names), none replaced.
+        auto again = test::runCli({QStringLiteral("extract"), stage + QStringLiteral("/t.tar"), QStringLiteral("-C"), target});
+        QCOMPARE(again.exitCode, 1);
+        QCOMPARE(again.err.count("refused: exists"), 342);
     }
 
     void singleCompressedFile()
