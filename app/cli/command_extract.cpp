@@ -18,7 +18,8 @@ int runExtract(const QStringList &args)
                      QStringLiteral("Extract SPEC (an archive: everything; an entry; a directory and all below it) into DIR.\n"
                                     "Never writes outside DIR: entries with '..' or absolute paths, paths through symlinks and\n"
                                     "hardlinks to files outside are refused and reported; the rest is extracted. Files are\n"
-                                    "written to a temporary name, fsynced, then renamed. setuid/setgid bits are dropped.\n"
+                                    "written to temporary names and renamed into place once synced to disk (one sync per\n"
+                                    "batch of files). setuid/setgid bits are dropped.\n"
                                     "Exit status 1 when anything was refused or a limit stopped extraction."));
     p.addPositional(QStringLiteral("SPEC"), QStringLiteral("what to extract"));
     QCommandLineParser &parser = p.parser();
