@@ -61,6 +61,10 @@ private Q_SLOTS:
         window.show();
         ui::BenchPanel *panel = window.benchPanel();
         QAbstractItemModelTester tester(panel->statistics(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Before any run the chart shows the default sweep's axes, no points.
+        QCOMPARE(panel->chart()->pointCount(), 0);
+        QCOMPARE(panel->chart()->axisLabels().first(), QStringLiteral("4 KiB"));
+        QCOMPARE(panel->chart()->axisLabels().last(), QStringLiteral("16 MiB"));
         panel->setTarget(file_);
         panel->setStrategies({QStringLiteral("read"), QStringLiteral("pread"), QStringLiteral("uring-qd4")});
         panel->setSizes(4096, 1 << 20);

@@ -132,6 +132,12 @@ void BenchmarkChart::rebuild()
         }
     std::sort(buffers.begin(), buffers.end());
     buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
+    if (buffers.empty()) {
+        // Before the first run: the axes of the default sweep, so the empty chart reads as one.
+        for (uint64_t b = 4096; b <= (16u << 20); b *= 2)
+            buffers.push_back(b);
+        maxRate = 1000;
+    }
 
     auto *x = new QCategoryAxis;
     x->setTitleText(tr("buffer size"));
@@ -144,7 +150,7 @@ void BenchmarkChart::rebuild()
         x->append(sizeLabel(b), std::log2(double(b)));
     x->setRange(xmin - 0.3, xmax + 0.3);
     auto *y = new QValueAxis;
-    y->setTitleText(tr("throughput (MiB/s, MiB = 2^20 bytes)"));
+    y->setTitleText(tr("throughput (MiB/s)"));
     y->setRange(0, maxRate > 0 ? maxRate * 1.08 : 1);
     y->setLabelFormat(QStringLiteral("%.0f"));
     y->applyNiceNumbers();
