@@ -121,17 +121,21 @@ private Q_SLOTS:
     void otherFormats_data()
     {
         QTest::addColumn<QString>("options");
-        QTest::newRow("vmdk monolithicSparse") << QStringLiteral("-O vmdk");
-        QTest::newRow("vmdk streamOptimized") << QStringLiteral("-O vmdk -o subformat=streamOptimized");
-        QTest::newRow("vmdk descriptor + flat extent") << QStringLiteral("-O vmdk -o subformat=monolithicFlat");
-        QTest::newRow("vmdk descriptor + 2 GiB sparse extents") << QStringLiteral("-O vmdk -o subformat=twoGbMaxExtentSparse");
-        QTest::newRow("vmdk descriptor + 2 GiB flat extents") << QStringLiteral("-O vmdk -o subformat=twoGbMaxExtentFlat");
-        QTest::newRow("vdi dynamic") << QStringLiteral("-O vdi");
-        QTest::newRow("vdi static") << QStringLiteral("-O vdi -o static=on");
-        QTest::newRow("vhd dynamic") << QStringLiteral("-O vpc");
-        QTest::newRow("vhd fixed") << QStringLiteral("-O vpc -o subformat=fixed");
-        QTest::newRow("vhdx dynamic") << QStringLiteral("-O vhdx");
-        QTest::newRow("vhdx fixed") << QStringLiteral("-O vhdx -o subformat=fixed");
+        // Whether `map --json` must equal qemu-img's. Not for: descriptor files' extents; fixed and
+        // static images (qemu looks for holes in the host file too); VHDX (qemu has no block status
+        // for it and reports one data extent).
+        QTest::addColumn<bool>("sameMapAsQemu");
+        QTest::newRow("vmdk monolithicSparse") << QStringLiteral("-O vmdk") << true;
+        QTest::newRow("vmdk streamOptimized") << QStringLiteral("-O vmdk -o subformat=streamOptimized") << true;
+        QTest::newRow("vmdk descriptor + flat extent") << QStringLiteral("-O vmdk -o subformat=monolithicFlat") << false;
+        QTest::newRow("vmdk descriptor + 2 GiB sparse extents") << QStringLiteral("-O vmdk -o subformat=twoGbMaxExtentSparse") << false;
+        QTest::newRow("vmdk descriptor + 2 GiB flat extents") << QStringLiteral("-O vmdk -o subformat=twoGbMaxExtentFlat") << false;
+        QTest::newRow("vdi dynamic") << QStringLiteral("-O vdi") << true;
+        QTest::newRow("vdi static") << QStringLiteral("-O vdi -o static=on") << false;
+        QTest::newRow("vhd dynamic") << QStringLiteral("-O vpc") << true;
+        QTest::newRow("vhd fixed") << QStringLiteral("-O vpc -o subformat=fixed") << false;
+        QTest::newRow("vhdx dynamic") << QStringLiteral("-O vhdx") << false;
+        QTest::newRow("vhdx fixed") << QStringLiteral("-O vhdx -o subformat=fixed") << false;
     }
 
     void otherFormats()
@@ -146,6 +150,9 @@ private Q_SLOTS:
         auto map = test::runCli({QStringLiteral("map"), QStringLiteral("--json"), image});
         QCOMPARE(map.exitCode, 0);
         QVERIFY(map.out.contains("\"data\":true"));
+        QFETCH(bool, sameMapAsQemu);
+        if (sameMapAsQemu)
+            compareMaps(image);
     }
 
     void backingChainWithChanges()

@@ -104,7 +104,7 @@ Result<std::vector<DiskExtent>> BlockImage::map(uint64_t start, uint64_t length)
         DiskExtent e;
         e.start = at;
         e.length = n;
-        e.present = b->allocated;
+        e.present = b->allocated || holesArePresent();
         e.zero = b->kind == Block::Zero;
         e.data = b->kind != Block::Zero;
         e.compressed = b->kind == Block::Compressed;

@@ -26,6 +26,9 @@ protected:
     };
     BlockImage(SourcePtr file, uint64_t size, uint64_t blockSize) : file_(std::move(file)), size_(size), blockSize_(blockSize) {}
     virtual Result<Block> block(uint64_t index) const = 0;
+    // Formats that cannot have a backing file (VDI, VHD, VHDX) own every byte: their holes are
+    // present zeros in `map`, as qemu-img map reports them. VMDK holes may defer to a parent.
+    virtual bool holesArePresent() const { return false; }
     // Decompresses a compressed block (VMDK streamOptimized grains).
     virtual Result<QByteArray> decompress(uint64_t index, const Block &block) const;
 

@@ -46,6 +46,7 @@ public:
     }
 
 protected:
+    bool holesArePresent() const override { return true; }
     Result<Block> block(uint64_t index) const override
     {
         if (index * 4 + 4 > uint64_t(map_.size()))
@@ -78,6 +79,7 @@ public:
     }
 
 protected:
+    bool holesArePresent() const override { return true; }
     Result<Block> block(uint64_t index) const override
     {
         if (fixed_)
@@ -173,6 +175,7 @@ public:
     }
 
 protected:
+    bool holesArePresent() const override { return true; }
     Result<Block> block(uint64_t index) const override
     {
         const uint64_t entryIndex = index + index / chunkRatio_; // a sector-bitmap entry after every chunk
