@@ -9,6 +9,8 @@
 #include "units.h"
 
 #include <QJsonDocument>
+#include <algorithm>
+#include <optional>
 #include <csignal>
 #include <cstdio>
 
@@ -33,7 +35,9 @@ int runWriteBench(const QStringList &args)
     QCommandLineParser &parser = p.parser();
     parser.addOption({QStringLiteral("strategy"), QStringLiteral("A write strategy (repeatable; default all)."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("file-sizes"), QStringLiteral("File sizes: A:B powers of two, or a list (default 1K:1M)."), QStringLiteral("LIST"), QStringLiteral("1K:1M")});
-    parser.addOption({QStringLiteral("buffer"), QStringLiteral("N for the -N strategies (default 8K)."), QStringLiteral("SIZE"), QStringLiteral("8K")});
+    parser.addOption({QStringLiteral("buffer"), QStringLiteral("N for the -N strategies, or a sweep: A:B powers of two, or a list (default 8K).\n"
+                                                                "A sweep repeats the strategies that use N; stdio-8k and single-write run once."),
+                      QStringLiteral("SIZE"), QStringLiteral("8K")});
     parser.addOption({QStringLiteral("runs"), QStringLiteral("Runs per point, medians reported (default 5)."), QStringLiteral("N"), QStringLiteral("5")});
     parser.addOption({QStringLiteral("atomic"), QStringLiteral("Safe replace: temporary file, fsync, rename over the target, fsync the directory.")});
     parser.addOption({QStringLiteral("no-fsync"), QStringLiteral("Do not fsync files (device bytes then depend on writeback timing).")});
@@ -47,10 +51,10 @@ int runWriteBench(const QStringList &args)
     if (!sizes)
         return usage(QStringLiteral("writebench: ") + sizes.error().message);
     config.fileSizes = *sizes;
-    auto buffer = parseSize(parser.value(QStringLiteral("buffer")));
-    if (!buffer || *buffer == 0 || *buffer > (1ULL << 30))
-        return usage(QStringLiteral("writebench: --buffer: not a size: %1").arg(parser.value(QStringLiteral("buffer"))));
-    config.buffer = *buffer;
+    auto buffers = parseSizeList(parser.value(QStringLiteral("buffer")));
+    if (!buffers || buffers->empty() || std::any_of(buffers->begin(), buffers->end(), [](uint64_t b) { return b == 0 || b > (1ULL << 30); }))
+        return usage(QStringLiteral("writebench: --buffer: not a size or a size list: %1").arg(parser.value(QStringLiteral("buffer"))));
+    config.buffer = buffers->front();
     bool ok = false;
     config.runs = parser.value(QStringLiteral("runs")).toInt(&ok);
     if (!ok || config.runs < 1)
@@ -64,28 +68,60 @@ int runWriteBench(const QStringList &args)
     writeInterrupt = &cancel;
     std::signal(SIGINT, onWriteInterrupt);
     std::signal(SIGTERM, onWriteInterrupt);
-    auto result = runWriteBench(config, cancel, [](const WritePoint &point) {
-        printLine(QStringLiteral("%1 %2: %3 write calls, %4 bytes to them, device %5 (x%6), %7 ms%8")
-                      .arg(point.strategy, -14).arg(sizeLabel(point.fileSize), 9).arg(point.writeCalls, 6).arg(point.bytesToWriteCalls, 9)
+    auto printPoint = [](const WritePoint &point) {
+        printLine(QStringLiteral("%1 %2 %3: %4 write calls, %5 bytes to them, device %6 (x%7), %8 ms%9")
+                      .arg(point.strategy, -14).arg(sizeLabel(point.fileSize), 9).arg(QStringLiteral("N=") + sizeLabel(point.buffer), -10)
+                      .arg(point.writeCalls, 6).arg(point.bytesToWriteCalls, 9)
                       .arg(point.deviceBytes < 0 ? QStringLiteral("n/a") : sizeLabel(uint64_t(point.deviceBytes)))
                       .arg(point.amplification, 0, 'f', 2).arg(point.meanSeconds * 1000, 0, 'f', 2)
                       .arg(point.note.isEmpty() ? QString() : QStringLiteral(" (") + point.note + QLatin1Char(')')));
-    });
+    };
+    // One run per buffer size; every point carries its buffer, the JSON holds them all.
+    std::optional<WriteBenchResult> all;
+    std::vector<WriteBenchResult> perBuffer;
+    std::optional<Error> failure;
+    for (size_t i = 0; i < buffers->size() && !failure; ++i) {
+        WriteBenchConfig run = config;
+        run.buffer = (*buffers)[i];
+        if (i > 0) { // the strategies that do not use N ran with the first buffer
+            if (run.strategies.isEmpty())
+                for (const auto &strategy : writeStrategies())
+                    run.strategies << strategy->name();
+            run.strategies.removeAll(QStringLiteral("stdio-8k"));
+            run.strategies.removeAll(QStringLiteral("single-write"));
+            if (run.strategies.isEmpty())
+                break;
+        }
+        auto result = runWriteBench(run, cancel, printPoint);
+        if (!result) {
+            failure = result.error();
+            break;
+        }
+        if (!all)
+            all = *result;
+        else
+            all->points.insert(all->points.end(), result->points.begin(), result->points.end());
+        perBuffer.push_back(std::move(result).value());
+    }
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     writeInterrupt = nullptr;
-    if (!result)
-        return result.error().kind == ErrorKind::Usage && result.error().message.startsWith(QLatin1String("unknown"))
-                   ? usage(QStringLiteral("writebench: ") + result.error().message)
-                   : fail(config.directory, result.error());
-    for (const QString &warning : result->warnings)
+    if (failure)
+        return failure->kind == ErrorKind::Usage && failure->message.startsWith(QLatin1String("unknown"))
+                   ? usage(QStringLiteral("writebench: ") + failure->message)
+                   : fail(config.directory, *failure);
+    for (const QString &warning : all->warnings)
         std::fprintf(stderr, "archivescope-cli: warning: %s\n", qPrintable(warning));
-    printLine(QString());
-    printLine(QStringLiteral("device bytes from %1 on %2; %3, %4").arg(result->deviceBytesSource, result->filesystem,
-                                                                        config.atomic ? QStringLiteral("atomic replace") : QStringLiteral("in place"),
-                                                                        config.fsync ? QStringLiteral("fsync") : QStringLiteral("no fsync")));
-    for (const QString &line : writeTable(*result))
-        printLine(line);
+    for (const WriteBenchResult &result : perBuffer) {
+        printLine(QString());
+        printLine(QStringLiteral("device bytes from %1 on %2; %3, %4; N = %5").arg(result.deviceBytesSource, result.filesystem,
+                                                                                  config.atomic ? QStringLiteral("atomic replace") : QStringLiteral("in place"),
+                                                                                  config.fsync ? QStringLiteral("fsync") : QStringLiteral("no fsync"),
+                                                                                  sizeLabel(result.config.buffer)));
+        for (const QString &line : writeTable(result))
+            printLine(line);
+    }
+    const WriteBenchResult *result = &*all;
     if (parser.isSet(QStringLiteral("json"))) {
         auto written = writeFileAtomically(parser.value(QStringLiteral("json")), QJsonDocument(toJson(*result)).toJson(QJsonDocument::Indented));
         if (!written)

@@ -9,6 +9,11 @@
 #include "test_files.h"
 
 #include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
 #include <QDirIterator>
 #include <QProcess>
 #include <QRandomGenerator>
@@ -127,6 +132,32 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("%1: single-write x%2 > stdio-8k x%3").arg(size).arg(single).arg(stdio)));
         }
         QCOMPARE(QDir(dir_.path()).entryList({QStringLiteral(".archivescope-*")}, QDir::AllEntries | QDir::Hidden), QStringList());
+    }
+
+    // A buffer sweep: the strategies that use N run at each size with exact call counts;
+    // the ones that do not (single-write, stdio-8k) run once.
+    void bufferSweep()
+    {
+        const QString json = dir_.filePath(QStringLiteral("sweep.json"));
+        auto r = test::runCli({QStringLiteral("writebench"), dir_.path(), QStringLiteral("--strategy"), QStringLiteral("write-N"),
+                               QStringLiteral("--strategy"), QStringLiteral("single-write"), QStringLiteral("--file-sizes"), QStringLiteral("64K"),
+                               QStringLiteral("--buffer"), QStringLiteral("4K:16K"), QStringLiteral("--runs"), QStringLiteral("1"),
+                               QStringLiteral("--no-fsync"), QStringLiteral("--json"), json});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(r.out.contains("N = 4 KiB") && r.out.contains("N = 16 KiB"));
+        QFile f(json);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonArray points = QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("points")].toArray();
+        QMap<QString, int> calls;
+        for (const QJsonValue &v : points) {
+            const QJsonObject o = v.toObject();
+            calls[o[QStringLiteral("strategy")].toString() + QLatin1Char('@') + QString::number(o[QStringLiteral("buffer")].toInteger())] =
+                o[QStringLiteral("write_calls")].toInt();
+        }
+        QCOMPARE(calls, (QMap<QString, int>{{QStringLiteral("write-N@4096"), 16}, {QStringLiteral("write-N@8192"), 8},
+                                            {QStringLiteral("write-N@16384"), 4}, {QStringLiteral("single-write@4096"), 1}}));
+        auto bad = test::runCli({QStringLiteral("writebench"), dir_.path(), QStringLiteral("--buffer"), QStringLiteral("0")});
+        QCOMPARE(bad.exitCode, 2);
     }
 
     void refusesBadDirectories()
