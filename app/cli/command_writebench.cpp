@@ -10,7 +10,6 @@
 
 #include <QJsonDocument>
 #include <algorithm>
-#include <optional>
 #include <csignal>
 #include <cstdio>
 
@@ -76,52 +75,22 @@ int runWriteBench(const QStringList &args)
                       .arg(point.amplification, 0, 'f', 2).arg(point.meanSeconds * 1000, 0, 'f', 2)
                       .arg(point.note.isEmpty() ? QString() : QStringLiteral(" (") + point.note + QLatin1Char(')')));
     };
-    // One run per buffer size; every point carries its buffer, the JSON holds them all.
-    std::optional<WriteBenchResult> all;
-    std::vector<WriteBenchResult> perBuffer;
-    std::optional<Error> failure;
-    for (size_t i = 0; i < buffers->size() && !failure; ++i) {
-        WriteBenchConfig run = config;
-        run.buffer = (*buffers)[i];
-        if (i > 0) { // the strategies that do not use N ran with the first buffer
-            if (run.strategies.isEmpty())
-                for (const auto &strategy : writeStrategies())
-                    run.strategies << strategy->name();
-            run.strategies.removeAll(QStringLiteral("stdio-8k"));
-            run.strategies.removeAll(QStringLiteral("single-write"));
-            if (run.strategies.isEmpty())
-                break;
-        }
-        auto result = runWriteBench(run, cancel, printPoint);
-        if (!result) {
-            failure = result.error();
-            break;
-        }
-        if (!all)
-            all = *result;
-        else
-            all->points.insert(all->points.end(), result->points.begin(), result->points.end());
-        perBuffer.push_back(std::move(result).value());
-    }
+    auto result = runWriteBenchSweep(config, *buffers, cancel, printPoint);
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     writeInterrupt = nullptr;
-    if (failure)
-        return failure->kind == ErrorKind::Usage && failure->message.startsWith(QLatin1String("unknown"))
-                   ? usage(QStringLiteral("writebench: ") + failure->message)
-                   : fail(config.directory, *failure);
-    for (const QString &warning : all->warnings)
+    if (!result)
+        return result.error().kind == ErrorKind::Usage && result.error().message.startsWith(QLatin1String("unknown"))
+                   ? usage(QStringLiteral("writebench: ") + result.error().message)
+                   : fail(config.directory, result.error());
+    for (const QString &warning : result->warnings)
         std::fprintf(stderr, "archivescope-cli: warning: %s\n", qPrintable(warning));
-    for (const WriteBenchResult &result : perBuffer) {
-        printLine(QString());
-        printLine(QStringLiteral("device bytes from %1 on %2; %3, %4; N = %5").arg(result.deviceBytesSource, result.filesystem,
-                                                                                  config.atomic ? QStringLiteral("atomic replace") : QStringLiteral("in place"),
-                                                                                  config.fsync ? QStringLiteral("fsync") : QStringLiteral("no fsync"),
-                                                                                  sizeLabel(result.config.buffer)));
-        for (const QString &line : writeTable(result))
-            printLine(line);
-    }
-    const WriteBenchResult *result = &*all;
+    printLine(QString());
+    printLine(QStringLiteral("device bytes from %1 on %2; %3, %4").arg(result->deviceBytesSource, result->filesystem,
+                                                                        config.atomic ? QStringLiteral("atomic replace") : QStringLiteral("in place"),
+                                                                        config.fsync ? QStringLiteral("fsync") : QStringLiteral("no fsync")));
+    for (const QString &line : writeTable(*result))
+        printLine(line);
     if (parser.isSet(QStringLiteral("json"))) {
         auto written = writeFileAtomically(parser.value(QStringLiteral("json")), QJsonDocument(toJson(*result)).toJson(QJsonDocument::Indented));
         if (!written)

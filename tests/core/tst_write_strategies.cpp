@@ -144,7 +144,7 @@ private Q_SLOTS:
                                QStringLiteral("--buffer"), QStringLiteral("4K:16K"), QStringLiteral("--runs"), QStringLiteral("1"),
                                QStringLiteral("--no-fsync"), QStringLiteral("--json"), json});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QVERIFY(r.out.contains("N = 4 KiB") && r.out.contains("N = 16 KiB"));
+        QVERIFY(r.out.contains("write-N N=4 KiB") && r.out.contains("write-N N=16 KiB"));
         QFile f(json);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonArray points = QJsonDocument::fromJson(f.readAll()).object()[QStringLiteral("points")].toArray();

@@ -161,6 +161,19 @@ private Q_SLOTS:
         QVERIFY(panel.writeChart()->exportTo(png).ok());
         QCOMPARE(QImage(png).size(), QSize(2400, 1400));
         QCOMPARE(QDir(target.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList());
+
+        // A buffer sweep 4 KiB..16 KiB: the five strategies that use N get a column per N, the
+        // two that do not (stdio-8k, single-write) one each.
+        QSignalSpy sweep(&panel, &ui::BenchPanel::writesFinished);
+        panel.runWrites(target.path(), 1024, 4096, 4096, false, 1, 16384);
+        QVERIFY(sweep.wait(60000));
+        QCOMPARE(sweep.first().first().toBool(), true);
+        QCOMPARE(panel.writeTable()->columnCount(), 2 + 5 * 3);
+        QStringList headers;
+        for (int c = 0; c < panel.writeTable()->columnCount(); ++c)
+            headers << panel.writeTable()->horizontalHeaderItem(c)->text();
+        QVERIFY2(headers.contains(QStringLiteral("write-N N=16 KiB")) && headers.contains(QStringLiteral("single-write")), qPrintable(headers.join(QLatin1String(", "))));
+        QCOMPARE(panel.writeChart()->seriesCount(), 2 + 5 * 3);
     }
 
     void cliRendersTheSameChart()

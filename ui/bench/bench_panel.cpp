@@ -208,13 +208,17 @@ QWidget *BenchPanel::buildWriteTab()
     auto *sizeFrom = new QComboBox(page);
     auto *sizeTo = new QComboBox(page);
     auto *buffer = new QComboBox(page);
+    auto *bufferTo = new QComboBox(page);
     for (int k = 10; k <= 24; ++k) {
         sizeFrom->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
         sizeTo->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
         buffer->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
+        bufferTo->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
     }
     sizeTo->setCurrentIndex(10);
     buffer->setCurrentIndex(3);
+    bufferTo->setCurrentIndex(3);
+    bufferTo->setToolTip(tr("Sweep N up to this size: the strategies that use N run at each power of two"));
     auto *atomic = new QCheckBox(tr("atomic replace"), page);
     auto *run = new QPushButton(tr("Run Writes"), page);
     form->addWidget(new QLabel(tr("Directory"), page));
@@ -225,6 +229,8 @@ QWidget *BenchPanel::buildWriteTab()
     form->addWidget(sizeTo);
     form->addWidget(new QLabel(tr("buffer N"), page));
     form->addWidget(buffer);
+    form->addWidget(new QLabel(tr("to"), page));
+    form->addWidget(bufferTo);
     form->addWidget(atomic);
     form->addWidget(run);
     layout->addLayout(form);
@@ -238,12 +244,12 @@ QWidget *BenchPanel::buildWriteTab()
     layout->addWidget(split, 1);
     connect(run, &QPushButton::clicked, this, [=, this] {
         runWrites(writeDir_->text(), sizeFrom->currentData().toULongLong(), sizeTo->currentData().toULongLong(),
-                  buffer->currentData().toULongLong(), atomic->isChecked());
+                  buffer->currentData().toULongLong(), atomic->isChecked(), 3, bufferTo->currentData().toULongLong());
     });
     return page;
 }
 
-void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to, uint64_t buffer, bool atomic, int runs)
+void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to, uint64_t buffer, bool atomic, int runs, uint64_t bufferTo)
 {
     if (writing_)
         return;
@@ -254,13 +260,16 @@ void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to,
     for (uint64_t s = std::min(from, to); s <= std::max(from, to); s <<= 1)
         config.fileSizes.push_back(s);
     config.buffer = buffer;
+    std::vector<uint64_t> buffers;
+    for (uint64_t b = buffer; b <= std::max(buffer, bufferTo); b <<= 1)
+        buffers.push_back(b);
     config.atomic = atomic;
     config.runs = runs;
     writeCancel_ = CancelFlag();
     writeStatus_->setText(tr("Writing…"));
     const CancelFlag cancel = writeCancel_;
     QPointer<BenchPanel> self(this);
-    QtConcurrent::run([config, cancel] { return runWriteBench(config, cancel); }).then(this, [self](Result<WriteBenchResult> result) {
+    QtConcurrent::run([config, buffers, cancel] { return runWriteBenchSweep(config, buffers, cancel); }).then(this, [self](Result<WriteBenchResult> result) {
         if (!self)
             return;
         self->writing_ = false;
@@ -273,8 +282,8 @@ void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to,
         QStringList strategies;
         std::vector<uint64_t> sizes;
         for (const WritePoint &p : result->points) {
-            if (!strategies.contains(p.strategy))
-                strategies << p.strategy;
+            if (const QString column = writeSeriesName(*result, p); !strategies.contains(column))
+                strategies << column;
             if (std::find(sizes.begin(), sizes.end(), p.fileSize) == sizes.end())
                 sizes.push_back(p.fileSize);
         }
@@ -289,7 +298,7 @@ void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to,
         table->setVerticalHeaderLabels(rowLabels);
         for (const WritePoint &p : result->points) {
             const int row = int(std::find(sizes.begin(), sizes.end(), p.fileSize) - sizes.begin());
-            const int column = int(strategies.indexOf(p.strategy));
+            const int column = int(strategies.indexOf(writeSeriesName(*result, p)));
             auto *item = new QTableWidgetItem(p.deviceBytes < 0 ? tr("n/a")
                                                                 : QStringLiteral("%1 (x%2)").arg(sizeLabel(uint64_t(p.deviceBytes))).arg(p.amplification, 0, 'f', 1));
             item->setToolTip(tr("%1 write calls, %2 bytes passed to them").arg(p.writeCalls).arg(p.bytesToWriteCalls));

@@ -57,7 +57,8 @@ public:
     Result<void> exportChart(const QString &path) const;
     Result<void> exportData(const QString &path) const; // .csv or .json
     // The Write tab: write strategies x file sizes into a directory, amplification table and chart.
-    void runWrites(const QString &directory, uint64_t from, uint64_t to, uint64_t buffer, bool atomic, int runs = 3);
+    // bufferTo > buffer sweeps N over the powers of two between them (0: just `buffer`).
+    void runWrites(const QString &directory, uint64_t from, uint64_t to, uint64_t buffer, bool atomic, int runs = 3, uint64_t bufferTo = 0);
     BenchmarkChart *writeChart() const { return writeChart_; }
     QTableWidget *writeTable() const { return writeTable_; }
 

@@ -275,10 +275,11 @@ void BenchmarkChart::rebuildAmplification()
     for (const WritePoint &p : writes_->points) {
         if (p.amplification <= 0)
             continue;
-        QLineSeries *&line = series[p.strategy];
+        const QString name = writeSeriesName(*writes_, p);
+        QLineSeries *&line = series[name];
         if (!line) {
             line = new QLineSeries;
-            line->setName(p.strategy);
+            line->setName(name);
             line->setPointsVisible(true);
             line->setPen(QPen(QColor::fromHsv((colourIndex++ * 67) % 360, 200, 190), 2));
             chart_->addSeries(line);
@@ -288,7 +289,13 @@ void BenchmarkChart::rebuildAmplification()
         line->append(std::log2(double(p.fileSize)), p.amplification);
     }
     title_ = tr("Write amplification by file size — %1 (%2)").arg(writes_->config.directory, writes_->filesystem);
-    description_ = tr("device bytes from %1; buffer %2; %3").arg(writes_->deviceBytesSource, sizeLabel(writes_->config.buffer),
+    uint64_t smallest = writes_->config.buffer, largest = writes_->config.buffer;
+    for (const WritePoint &p : writes_->points) {
+        smallest = std::min(smallest, p.buffer);
+        largest = std::max(largest, p.buffer);
+    }
+    const QString buffers = smallest == largest ? sizeLabel(smallest) : tr("%1 to %2").arg(sizeLabel(smallest), sizeLabel(largest));
+    description_ = tr("device bytes from %1; buffer %2; %3").arg(writes_->deviceBytesSource, buffers,
                                                                  writes_->config.atomic ? tr("atomic replace") : tr("in place"));
     chart_->setTitle(title_);
 }

@@ -1,5 +1,7 @@
 #include "write_bench.h"
 
+#include <optional>
+
 #include "bench/machine_info.h"
 #include "bench/proc_io.h"
 #include "bench/statistics.h"
@@ -13,6 +15,7 @@
 #include <QRandomGenerator>
 #include <chrono>
 #include <csignal>
+#include <optional>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -243,26 +246,73 @@ QJsonObject toJson(const WriteBenchResult &result)
     return o;
 }
 
+static bool usesBuffer(const QString &strategy)
+{
+    return strategy != QLatin1String("stdio-8k") && strategy != QLatin1String("single-write");
+}
+
+Result<WriteBenchResult> runWriteBenchSweep(const WriteBenchConfig &config, const std::vector<uint64_t> &buffers,
+                                            const CancelFlag &cancel, const std::function<void(const WritePoint &)> &pointDone)
+{
+    std::optional<WriteBenchResult> all;
+    for (size_t i = 0; i < std::max<size_t>(1, buffers.size()); ++i) {
+        WriteBenchConfig run = config;
+        if (!buffers.empty())
+            run.buffer = buffers[i];
+        if (i > 0) {
+            if (run.strategies.isEmpty())
+                for (const auto &strategy : writeStrategies())
+                    run.strategies << strategy->name();
+            run.strategies.removeIf([](const QString &name) { return !usesBuffer(name); });
+            if (run.strategies.isEmpty())
+                break;
+        }
+        auto result = runWriteBench(run, cancel, pointDone);
+        if (!result)
+            return std::move(result).error();
+        if (!all)
+            all = std::move(result).value();
+        else
+            all->points.insert(all->points.end(), result->points.begin(), result->points.end());
+    }
+    return std::move(*all);
+}
+
+static bool sweepsBuffers(const WriteBenchResult &result)
+{
+    for (const WritePoint &p : result.points)
+        if (p.buffer != result.config.buffer)
+            return true;
+    return false;
+}
+
+QString writeSeriesName(const WriteBenchResult &result, const WritePoint &point)
+{
+    if (!usesBuffer(point.strategy) || !sweepsBuffers(result))
+        return point.strategy;
+    return QStringLiteral("%1 N=%2").arg(point.strategy, sizeLabel(point.buffer));
+}
+
 QStringList writeTable(const WriteBenchResult &result)
 {
-    QStringList strategies;
+    QStringList columns;
     std::vector<uint64_t> sizes;
     for (const WritePoint &p : result.points) {
-        if (!strategies.contains(p.strategy))
-            strategies << p.strategy;
+        if (const QString c = writeSeriesName(result, p); !columns.contains(c))
+            columns << c;
         if (std::find(sizes.begin(), sizes.end(), p.fileSize) == sizes.end())
             sizes.push_back(p.fileSize);
     }
     QStringList lines;
     QString header = QStringLiteral("%1").arg(QStringLiteral("file size"), -10);
-    for (const QString &s : strategies)
-        header += QStringLiteral(" | %1").arg(s, -22);
+    for (const QString &c : columns)
+        header += QStringLiteral(" | %1").arg(c, -22);
     lines << header;
     for (uint64_t size : sizes) {
         QString line = QStringLiteral("%1").arg(sizeLabel(size), -10);
-        for (const QString &s : strategies) {
+        for (const QString &c : columns) {
             for (const WritePoint &p : result.points) {
-                if (p.strategy != s || p.fileSize != size)
+                if (p.fileSize != size || writeSeriesName(result, p) != c)
                     continue;
                 const QString cell = p.deviceBytes < 0 ? QStringLiteral("n/a")
                                                        : QStringLiteral("%1 (x%2), %3 calls").arg(sizeLabel(uint64_t(p.deviceBytes))).arg(p.amplification, 0, 'f', 1).arg(p.writeCalls);

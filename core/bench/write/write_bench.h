@@ -56,6 +56,13 @@ struct WriteBenchResult {
 
 Result<WriteBenchResult> runWriteBench(const WriteBenchConfig &config, const CancelFlag &cancel = {},
                                        const std::function<void(const WritePoint &)> &pointDone = {});
+// The same over several buffer sizes: the strategies that use N run at each, stdio-8k and
+// single-write once (with the first). One result; every point carries its buffer.
+Result<WriteBenchResult> runWriteBenchSweep(const WriteBenchConfig &config, const std::vector<uint64_t> &buffers,
+                                            const CancelFlag &cancel = {},
+                                            const std::function<void(const WritePoint &)> &pointDone = {});
+// A point's column or series: its strategy, with "N=..." when the result sweeps buffers.
+QString writeSeriesName(const WriteBenchResult &result, const WritePoint &point);
 QJsonObject toJson(const WriteBenchResult &result);
 // The table of DESIGN.md's write case: a row per file size, per strategy "written (×amplification)".
 QStringList writeTable(const WriteBenchResult &result);
