@@ -113,7 +113,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     if (entry.hasMtime)
         html += row(tr("Modified"), QDateTime::fromSecsSinceEpoch(entry.mtime, Qt::UTC).toString(Qt::ISODate) +
                                         QStringLiteral(" + %1 ns (%2)").arg(entry.mtimeNsec).arg(entry.mtime));
-    html += row(tr("Permissions"), QStringLiteral("%1 (%2)").arg(permissionString(entry.type, entry.mode)).arg(entry.mode, 4, 8, QLatin1Char('0')));
+    html += row(tr("Permissions"), QStringLiteral("%1 (%2)").arg(permissionText(entry.type, entry.mode)).arg(entry.mode, 4, 8, QLatin1Char('0')));
     html += row(tr("Owner"), QStringLiteral("%1 (%2)").arg(QString::fromUtf8(entry.uname)).arg(entry.uid));
     html += row(tr("Group"), QStringLiteral("%1 (%2)").arg(QString::fromUtf8(entry.gname)).arg(entry.gid));
     if (!entry.target.isEmpty())

@@ -13,21 +13,6 @@
 
 namespace asc::ui {
 
-QString permissionString(EntryType type, uint32_t mode)
-{
-    QString text(10, QLatin1Char('-'));
-    const char kinds[] = {'-', 'd', 'l', 'h', 'c', 'b', 'p', 's', 'P'};
-    text[0] = QLatin1Char(kinds[int(type)]);
-    static const char rwx[] = "rwxrwxrwx";
-    for (int i = 0; i < 9; ++i)
-        if (mode & (0400u >> i))
-            text[i + 1] = QLatin1Char(rwx[i]);
-    if (mode & 04000) text[3] = (mode & 0100) ? QLatin1Char('s') : QLatin1Char('S');
-    if (mode & 02000) text[6] = (mode & 0010) ? QLatin1Char('s') : QLatin1Char('S');
-    if (mode & 01000) text[9] = (mode & 0001) ? QLatin1Char('t') : QLatin1Char('T');
-    return text;
-}
-
 EntryTreeModel::EntryTreeModel(QObject *parent) : QAbstractItemModel(parent) {}
 
 void EntryTreeModel::clear()
@@ -206,7 +191,7 @@ QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
         case Type: return typeText(entry) + (entry.encrypted ? tr(" (encrypted)") : QString());
         case Modified:
             return entry.hasMtime ? QDateTime::fromSecsSinceEpoch(entry.mtime).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QVariant();
-        case Permissions: return tree_.synthesized(node) ? QVariant() : permissionString(entry.type, entry.mode);
+        case Permissions: return tree_.synthesized(node) ? QVariant() : permissionText(entry.type, entry.mode);
         case Owner: {
             if (tree_.synthesized(node))
                 return {};

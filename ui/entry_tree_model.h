@@ -61,6 +61,4 @@ private:
     mutable QMimeDatabase mimes_;
 };
 
-QString permissionString(EntryType type, uint32_t mode);
-
 } // namespace asc::ui

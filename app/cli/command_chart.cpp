@@ -6,8 +6,6 @@
 #include "cli_output.h"
 #include "commands.h"
 
-#include <QFile>
-#include <QJsonDocument>
 
 namespace asc::cli {
 
@@ -26,14 +24,7 @@ int runChart(const QStringList &args)
     if (size.width() < 100 || size.height() < 100 || size.width() > 10000 || size.height() > 10000)
         return usage(QStringLiteral("chart: --size must be WxH between 100 and 10000"));
     const QString input = p.parser().positionalArguments().first();
-    QFile file(input);
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(input, Error::make(ErrorKind::System, input, file.errorString()));
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return fail(input, Error::format(input, uint64_t(parseError.offset), QStringLiteral("not JSON: ") + parseError.errorString()));
-    auto result = benchResultFromJson(doc.object(), input);
+    auto result = loadBenchResult(input);
     if (!result)
         return fail(input, result.error());
     ui::BenchmarkChart chart;

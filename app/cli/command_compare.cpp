@@ -6,22 +6,8 @@
 #include "commands.h"
 #include "units.h"
 
-#include <QFile>
-#include <QJsonDocument>
 
 namespace asc::cli {
-
-static Result<BenchResult> load(const QString &path)
-{
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Error::make(ErrorKind::System, path, file.errorString());
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return Error::format(path, uint64_t(parseError.offset), QStringLiteral("not JSON: ") + parseError.errorString());
-    return benchResultFromJson(doc.object(), path);
-}
 
 int runCompare(const QStringList &args)
 {
@@ -35,10 +21,10 @@ int runCompare(const QStringList &args)
     if (auto stop = p.parse(args, 2))
         return *stop;
     const QStringList files = p.parser().positionalArguments();
-    auto a = load(files[0]);
+    auto a = loadBenchResult(files[0]);
     if (!a)
         return fail(files[0], a.error());
-    auto b = load(files[1]);
+    auto b = loadBenchResult(files[1]);
     if (!b)
         return fail(files[1], b.error());
     const auto comparisons = comparePoints(*a, *b);

@@ -12,6 +12,5 @@ void appendEntryJson(QByteArray &out, const Entry &entry, const QByteArray &path
 void appendEntryText(QByteArray &out, const Entry &entry, const QByteArray &path);
 // Appends a JSON string literal (with quotes) of UTF-8 text.
 void appendJsonString(QByteArray &out, const QByteArray &utf8);
-QString permissionText(EntryType type, uint32_t mode);
 
 } // namespace asc::cli

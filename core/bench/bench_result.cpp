@@ -2,7 +2,9 @@
 
 #include "units.h"
 
+#include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <algorithm>
 #include <map>
 
@@ -213,6 +215,18 @@ QStringList summaryLines(const BenchResult &result)
         lines << QStringLiteral("  %1 ± %2 times faster than %3").arg(r.value, 0, 'f', 2).arg(r.sd, 0, 'f', 2).arg(pointName(*p, passes));
     }
     return lines;
+}
+
+Result<BenchResult> loadBenchResult(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Error::make(ErrorKind::System, path, file.errorString());
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
+    if (parseError.error != QJsonParseError::NoError)
+        return Error::format(path, uint64_t(parseError.offset), QStringLiteral("not JSON: ") + parseError.errorString());
+    return benchResultFromJson(doc.object(), path);
 }
 
 } // namespace asc

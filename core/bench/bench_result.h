@@ -60,6 +60,8 @@ struct BenchResult {
 
 QJsonObject toJson(const BenchResult &result);
 Result<BenchResult> benchResultFromJson(const QJsonObject &json, const QString &name);
+// Reads a result saved as JSON (`bench --json`, the GUI's Save Result); errors name the file.
+Result<BenchResult> loadBenchResult(const QString &path);
 QByteArray toCsv(const BenchResult &result);
 // The per-point line of the CLI table: "pread  2 MiB  5123.4 ± 80.1 MiB/s  (5010.2 … 5230.9)".
 QString pointLine(const BenchPoint &point, int strategyWidth);

@@ -11,6 +11,8 @@ enum class EntryType : uint8_t { File, Dir, Symlink, Hardlink, CharDev, BlockDev
 
 // The names CLI.md uses: "file", "dir", "symlink", ...
 QString entryTypeName(EntryType type);
+// ls -l style: type letter and rwx bits with setuid/setgid/sticky, e.g. "drwxr-sr-x".
+QString permissionText(EntryType type, uint32_t mode);
 
 inline constexpr uint64_t kUnknown = UINT64_MAX;
 

@@ -29,6 +29,9 @@ private:
 
 QString errnoText(int err) { return QString::fromLocal8Bit(strerror(err)); }
 
+// The refusal for a name already taken, whether seen before writing or by the rename.
+QString existsText() { return QStringLiteral("exists (use --overwrite to replace it)"); }
+
 // A file written under a temporary name, waiting for the batch's sync before its rename.
 struct PendingFile {
     Fd parent;
@@ -113,7 +116,7 @@ public:
             return false;
         }
         if (!options_.overwrite) {
-            refuse(path, QStringLiteral("exists (use --overwrite to replace it)"));
+            refuse(path, existsText());
             return false;
         }
         if (!replacingWithFile) // files replace atomically by rename; links need the name free
@@ -221,7 +224,7 @@ public:
             if (::renameat2(parent, file.temp.constData(), parent, file.name.constData(), flags) != 0) {
                 const int err = errno;
                 ::unlinkat(parent, file.temp.constData(), 0);
-                refuse(file.path, err == EEXIST ? QStringLiteral("exists (use --overwrite to replace it)")
+                refuse(file.path, err == EEXIST ? existsText()
                                                 : QStringLiteral("cannot rename into place: %1").arg(errnoText(err)));
                 continue;
             }

@@ -2,9 +2,7 @@
 
 namespace asc {
 
-// Length of the valid UTF-8 sequence starting at p (0 if none): no overlongs, no surrogates,
-// nothing above U+10FFFF.
-static int sequenceLength(const unsigned char *p, qsizetype left)
+int utf8SequenceLength(const unsigned char *p, qsizetype left)
 {
     const unsigned char c = p[0];
     if (c < 0x80)
@@ -33,7 +31,7 @@ bool isValidUtf8(const QByteArray &bytes)
 {
     const auto *p = reinterpret_cast<const unsigned char *>(bytes.constData());
     for (qsizetype i = 0; i < bytes.size();) {
-        const int n = sequenceLength(p + i, bytes.size() - i);
+        const int n = utf8SequenceLength(p + i, bytes.size() - i);
         if (n == 0)
             return false;
         i += n;
@@ -48,7 +46,7 @@ QString pathText(const QByteArray &bytes)
     QString text;
     const auto *p = reinterpret_cast<const unsigned char *>(bytes.constData());
     for (qsizetype i = 0; i < bytes.size();) {
-        const int n = sequenceLength(p + i, bytes.size() - i);
+        const int n = utf8SequenceLength(p + i, bytes.size() - i);
         if (n == 0) {
             text += QChar(0xFFFD);
             ++i;

@@ -7,6 +7,9 @@
 namespace asc {
 
 bool isValidUtf8(const QByteArray &bytes);
+// Length of the valid UTF-8 sequence at p (0 if none): no overlongs, no surrogates, nothing
+// above U+10FFFF. `left` bytes are readable from p.
+int utf8SequenceLength(const unsigned char *p, qsizetype left);
 // Valid UTF-8 sequences kept, every byte outside one replaced by U+FFFD.
 QString pathText(const QByteArray &bytes);
 

@@ -3,23 +3,15 @@
 
 #include "formats/partitions/partition_container.h"
 #include "formats/qcow2/qcow2_image.h"
-#include "io/memory_source.h"
-
-#include <QByteArray>
-#include <vector>
+#include "image_fuzz_body.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    auto file = std::make_shared<asc::MemorySource>(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)),
-                                                    QStringLiteral("fuzz.qcow2"));
+    const asc::SourcePtr file = asc::fuzz::inputSource(data, size, QStringLiteral("fuzz.qcow2"));
     std::vector<char> buffer(70001);
     asc::SourcePtr disk = file;
     if (auto image = asc::Qcow2Image::open(file)) {
-        (void)(*image)->info();
-        (void)(*image)->map(0, std::min<uint64_t>((*image)->size(), 64ULL << 20));
-        for (uint64_t at = 0; at < std::min<uint64_t>((*image)->size(), 4 << 20); at += buffer.size())
-            if (!(*image)->readAt(at, buffer))
-                break;
+        asc::fuzz::exerciseImage(**image, buffer);
         disk = *image;
     }
     if (auto partitions = asc::PartitionContainer::open(disk)) {

@@ -490,14 +490,7 @@ QString BenchPanel::comparisonText() const
 
 Result<void> BenchPanel::loadResult(const QString &path)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return Error::make(ErrorKind::System, path, file.errorString());
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return Error::format(path, uint64_t(parseError.offset), QStringLiteral("not JSON: ") + parseError.errorString());
-    auto result = benchResultFromJson(doc.object(), path);
+    auto result = loadBenchResult(path);
     if (!result)
         return std::move(result).error();
     const QString name = QFileInfoName(path);

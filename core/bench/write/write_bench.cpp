@@ -248,7 +248,8 @@ QJsonObject toJson(const WriteBenchResult &result)
 
 static bool usesBuffer(const QString &strategy)
 {
-    return strategy != QLatin1String("stdio-8k") && strategy != QLatin1String("single-write");
+    const WriteStrategyPtr found = findWriteStrategy(strategy);
+    return found && found->usesBuffer();
 }
 
 Result<WriteBenchResult> runWriteBenchSweep(const WriteBenchConfig &config, const std::vector<uint64_t> &buffers,

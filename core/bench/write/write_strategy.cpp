@@ -113,6 +113,7 @@ class SingleWrite final : public WriteStrategy {
 public:
     QString name() const override { return QStringLiteral("single-write"); }
     QString description() const override { return QStringLiteral("one write(2) of the whole payload (looping only on short writes)"); }
+    bool usesBuffer() const override { return false; }
     Result<WriteOutcome> write(const WriteJob &job, const CancelFlag &) const override
     {
         auto d = openDestination(job, 0);
@@ -179,6 +180,7 @@ class StdioWrite final : public WriteStrategy {
 public:
     explicit StdioWrite(bool fixed8k) : fixed8k_(fixed8k) {}
     QString name() const override { return fixed8k_ ? QStringLiteral("stdio-8k") : QStringLiteral("stdio-N"); }
+    bool usesBuffer() const override { return !fixed8k_; }
     QString description() const override
     {
         return fixed8k_ ? QStringLiteral("fwrite of 1 KiB records through an 8 KiB stdio buffer (the common default)")

@@ -34,6 +34,8 @@ public:
     virtual ~WriteStrategy() = default;
     virtual QString name() const = 0;          // e.g. "write-N"
     virtual QString description() const = 0;
+    // Whether N (WriteJob::buffer) changes what it does: a buffer sweep repeats only these.
+    virtual bool usesBuffer() const { return true; }
     virtual Result<WriteOutcome> write(const WriteJob &job, const CancelFlag &cancel) const = 0;
 };
 

@@ -93,12 +93,12 @@ Entry PxarContainer::toEntry(const PxarEntry &e, uint64_t ordinal) const
     return out;
 }
 
-Result<void> PxarContainer::list(const EntrySink &sink)
+Result<void> PxarContainer::decode(size_t archiveBuffer, const DecodedSink &sink) const
 {
     std::unique_ptr<SequentialInput> payload;
     if (payload_)
         payload = std::make_unique<SyncInput>(payload_, 64 * 1024);
-    Decoder decoder(std::make_unique<SyncInput>(archive_, 64 * 1024), std::move(payload));
+    Decoder decoder(std::make_unique<SyncInput>(archive_, archiveBuffer), std::move(payload));
     uint64_t ordinal = 0;
     for (;;) {
         auto next = decoder.next();
@@ -108,33 +108,26 @@ Result<void> PxarContainer::list(const EntrySink &sink)
             return {};
         if ((*next)->path == "/")
             continue;
-        if (!sink(toEntry(**next, ordinal++)))
-            return {};
-    }
-}
-
-Result<void> PxarContainer::walk(const ContentSink &sink)
-{
-    std::unique_ptr<SequentialInput> payload;
-    if (payload_)
-        payload = std::make_unique<SyncInput>(payload_, 64 * 1024);
-    Decoder decoder(std::make_unique<SyncInput>(archive_, 256 * 1024), std::move(payload));
-    uint64_t ordinal = 0;
-    for (;;) {
-        auto next = decoder.next();
-        if (!next)
-            return std::move(next).error();
-        if (!*next)
-            return {};
-        if ((*next)->path == "/")
-            continue;
-        const ContentReader reader = [&](std::span<char> out) { return decoder.readContent(out); };
-        auto more = sink(toEntry(**next, ordinal++), reader);
+        auto more = sink(toEntry(**next, ordinal++), decoder);
         if (!more)
             return std::move(more).error();
         if (!*more)
             return {};
     }
+}
+
+Result<void> PxarContainer::list(const EntrySink &sink)
+{
+    return decode(64 * 1024, [&](const Entry &entry, Decoder &) -> Result<bool> { return sink(entry); });
+}
+
+Result<void> PxarContainer::walk(const ContentSink &sink)
+{
+    // Contents are read too: a larger buffer for the archive.
+    return decode(256 * 1024, [&](const Entry &entry, Decoder &decoder) -> Result<bool> {
+        const ContentReader reader = [&](std::span<char> out) { return decoder.readContent(out); };
+        return sink(entry, reader);
+    });
 }
 
 Result<Entry> PxarContainer::find(const QByteArray &path)

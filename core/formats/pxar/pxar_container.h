@@ -6,7 +6,13 @@
 #include "pxar_accessor.h"
 #include "vfs/container.h"
 
+#include <functional>
+
 namespace asc {
+
+namespace pxar {
+class Decoder;
+}
 
 class PxarContainer final : public Container {
 public:
@@ -28,6 +34,10 @@ private:
     PxarContainer(SourcePtr archive, SourcePtr payload, std::shared_ptr<pxar::Accessor> accessor)
         : archive_(std::move(archive)), payload_(std::move(payload)), accessor_(std::move(accessor)) {}
     Entry toEntry(const pxar::PxarEntry &e, uint64_t ordinal) const;
+    // Every entry but the root in archive order, decoded with the sync decoder; stops when the
+    // sink returns false or an error.
+    using DecodedSink = std::function<Result<bool>(const Entry &, pxar::Decoder &)>;
+    Result<void> decode(size_t archiveBuffer, const DecodedSink &sink) const;
 
     SourcePtr archive_;
     SourcePtr payload_;
