@@ -279,10 +279,11 @@ void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to,
             return;
         }
         // Rows: file sizes; columns: strategies; cells: device bytes and amplification.
+        const QStringList names = writeSeriesNames(*result);
         QStringList strategies;
         std::vector<uint64_t> sizes;
         for (const WritePoint &p : result->points) {
-            if (const QString column = writeSeriesName(*result, p); !strategies.contains(column))
+            if (const QString &column = names[qsizetype(&p - result->points.data())]; !strategies.contains(column))
                 strategies << column;
             if (std::find(sizes.begin(), sizes.end(), p.fileSize) == sizes.end())
                 sizes.push_back(p.fileSize);
@@ -298,7 +299,7 @@ void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to,
         table->setVerticalHeaderLabels(rowLabels);
         for (const WritePoint &p : result->points) {
             const int row = int(std::find(sizes.begin(), sizes.end(), p.fileSize) - sizes.begin());
-            const int column = int(strategies.indexOf(writeSeriesName(*result, p)));
+            const int column = int(strategies.indexOf(names[qsizetype(&p - result->points.data())]));
             auto *item = new QTableWidgetItem(p.deviceBytes < 0 ? tr("n/a")
                                                                 : QStringLiteral("%1 (x%2)").arg(sizeLabel(uint64_t(p.deviceBytes))).arg(p.amplification, 0, 'f', 1));
             item->setToolTip(tr("%1 write calls, %2 bytes passed to them").arg(p.writeCalls).arg(p.bytesToWriteCalls));

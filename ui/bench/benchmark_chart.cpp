@@ -272,10 +272,12 @@ void BenchmarkChart::rebuildAmplification()
     chart_->addAxis(y, Qt::AlignLeft);
     std::map<QString, QLineSeries *> series;
     int colourIndex = 0;
-    for (const WritePoint &p : writes_->points) {
+    const QStringList names = writeSeriesNames(*writes_);
+    for (size_t i = 0; i < writes_->points.size(); ++i) {
+        const WritePoint &p = writes_->points[i];
         if (p.amplification <= 0)
             continue;
-        const QString name = writeSeriesName(*writes_, p);
+        const QString &name = names[qsizetype(i)];
         QLineSeries *&line = series[name];
         if (!line) {
             line = new QLineSeries;

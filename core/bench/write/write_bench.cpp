@@ -279,30 +279,26 @@ Result<WriteBenchResult> runWriteBenchSweep(const WriteBenchConfig &config, cons
     return std::move(*all);
 }
 
-static bool sweepsBuffers(const WriteBenchResult &result)
+QStringList writeSeriesNames(const WriteBenchResult &result)
 {
+    const bool sweep = std::any_of(result.points.begin(), result.points.end(),
+                                   [&](const WritePoint &p) { return p.buffer != result.config.buffer; });
+    QStringList names;
     for (const WritePoint &p : result.points)
-        if (p.buffer != result.config.buffer)
-            return true;
-    return false;
-}
-
-QString writeSeriesName(const WriteBenchResult &result, const WritePoint &point)
-{
-    if (!usesBuffer(point.strategy) || !sweepsBuffers(result))
-        return point.strategy;
-    return QStringLiteral("%1 N=%2").arg(point.strategy, sizeLabel(point.buffer));
+        names << (sweep && usesBuffer(p.strategy) ? QStringLiteral("%1 N=%2").arg(p.strategy, sizeLabel(p.buffer)) : p.strategy);
+    return names;
 }
 
 QStringList writeTable(const WriteBenchResult &result)
 {
+    const QStringList names = writeSeriesNames(result);
     QStringList columns;
     std::vector<uint64_t> sizes;
-    for (const WritePoint &p : result.points) {
-        if (const QString c = writeSeriesName(result, p); !columns.contains(c))
-            columns << c;
-        if (std::find(sizes.begin(), sizes.end(), p.fileSize) == sizes.end())
-            sizes.push_back(p.fileSize);
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        if (!columns.contains(names[i]))
+            columns << names[i];
+        if (std::find(sizes.begin(), sizes.end(), result.points[size_t(i)].fileSize) == sizes.end())
+            sizes.push_back(result.points[size_t(i)].fileSize);
     }
     QStringList lines;
     QString header = QStringLiteral("%1").arg(QStringLiteral("file size"), -10);
@@ -312,8 +308,9 @@ QStringList writeTable(const WriteBenchResult &result)
     for (uint64_t size : sizes) {
         QString line = QStringLiteral("%1").arg(sizeLabel(size), -10);
         for (const QString &c : columns) {
-            for (const WritePoint &p : result.points) {
-                if (p.fileSize != size || writeSeriesName(result, p) != c)
+            for (qsizetype i = 0; i < names.size(); ++i) {
+                const WritePoint &p = result.points[size_t(i)];
+                if (p.fileSize != size || names[i] != c)
                     continue;
                 const QString cell = p.deviceBytes < 0 ? QStringLiteral("n/a")
                                                        : QStringLiteral("%1 (x%2), %3 calls").arg(sizeLabel(uint64_t(p.deviceBytes))).arg(p.amplification, 0, 'f', 1).arg(p.writeCalls);

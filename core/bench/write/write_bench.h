@@ -61,8 +61,9 @@ Result<WriteBenchResult> runWriteBench(const WriteBenchConfig &config, const Can
 Result<WriteBenchResult> runWriteBenchSweep(const WriteBenchConfig &config, const std::vector<uint64_t> &buffers,
                                             const CancelFlag &cancel = {},
                                             const std::function<void(const WritePoint &)> &pointDone = {});
-// A point's column or series: its strategy, with "N=..." when the result sweeps buffers.
-QString writeSeriesName(const WriteBenchResult &result, const WritePoint &point);
+// Each point's column or series, index for index: its strategy, with "N=..." when the result
+// sweeps buffers and the strategy uses N.
+QStringList writeSeriesNames(const WriteBenchResult &result);
 QJsonObject toJson(const WriteBenchResult &result);
 // The table of DESIGN.md's write case: a row per file size, per strategy "written (×amplification)".
 QStringList writeTable(const WriteBenchResult &result);
