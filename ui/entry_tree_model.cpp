@@ -99,6 +99,15 @@ bool EntryTreeModel::looksNested(int32_t node) const
     return false;
 }
 
+bool EntryTreeModel::unreadFolder(int32_t node) const
+{
+    // Synthesised folders (implied by a path) have nothing to read; layer roots are listed on opening.
+    if (node == EntryTree::kRoot || tree_.type(node) != EntryType::Dir || tree_.synthesized(node) || tree_.isLayerRoot(node) ||
+        expanded_.contains(node) || expansionFailed_.contains(node))
+        return false;
+    return tree_.layer(tree_.layerOf(node)).container->listsFolderByFolder();
+}
+
 void EntryTreeModel::markExpanded(int32_t node)
 {
     expanded_.insert(node);
@@ -118,8 +127,8 @@ bool EntryTreeModel::hasChildren(const QModelIndex &parent) const
     const int32_t node = nodeOf(parent);
     if (tree_.childCount(node) > 0)
         return true;
-    // A nested archive keeps its expander while it is being opened (until it fails or is empty).
-    return parent.isValid() && looksNested(node) && !expanded_.contains(node);
+    // A nested archive or unread folder keeps its expander while it is read (until it fails or is empty).
+    return parent.isValid() && ((looksNested(node) && !expanded_.contains(node)) || unreadFolder(node));
 }
 
 bool EntryTreeModel::canFetchMore(const QModelIndex &parent) const
@@ -128,7 +137,7 @@ bool EntryTreeModel::canFetchMore(const QModelIndex &parent) const
         return false;
     // Still true while the nested archive is being opened: proxies only trust canFetchMore.
     const int32_t node = nodeOf(parent);
-    return looksNested(node) && !expanded_.contains(node) && tree_.childCount(node) == 0;
+    return ((looksNested(node) && !expanded_.contains(node)) || unreadFolder(node)) && tree_.childCount(node) == 0;
 }
 
 void EntryTreeModel::fetchMore(const QModelIndex &parent)

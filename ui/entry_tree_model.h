@@ -1,6 +1,7 @@
 #pragma once
 // A thin QAbstractItemModel over EntryTree. Rows arrive in batches from a listing worker; nested
-// archives expand in place through canFetchMore/fetchMore (the window runs the listing).
+// archives expand in place, and folders of containers read folder by folder are read when expanded,
+// through canFetchMore/fetchMore (the window runs the listing).
 
 #include "vfs/entry_tree.h"
 
@@ -27,8 +28,10 @@ public:
     QModelIndex indexOf(int32_t node, int column = 0) const;
     // Whether a file looks like an archive that can be expanded in place (by name; opening decides).
     bool looksNested(int32_t node) const;
+    // Whether a folder's children are read when it is expanded (filesystems), and not read yet.
+    bool unreadFolder(int32_t node) const;
     void markExpansionFailed(int32_t node);
-    // The nested archive at `node` has been listed completely.
+    // The nested archive or folder at `node` has been listed completely.
     void markExpanded(int32_t node);
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
@@ -45,7 +48,8 @@ public:
     QMimeData *mimeData(const QModelIndexList &indexes) const override;
 
 Q_SIGNALS:
-    // The view wants a nested archive's children (the window opens and lists it).
+    // The view wants a nested archive's children (the window opens and lists it) or an unread
+    // folder's (the window lists that folder).
     void expansionRequested(int32_t node);
     // Drag-out: the window extracts these nodes to a temporary folder and returns the paths.
     void dragExtractionRequested(const QList<int32_t> &nodes, QStringList *paths) const;

@@ -8,7 +8,8 @@
 
 namespace asc::ui {
 
-static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr container)
+// `folder` unset: the whole container; set: that folder's direct children.
+static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr container, std::optional<Entry> folder)
 {
     ListingBatch batch;
     QElapsedTimer sinceFlush;
@@ -20,7 +21,7 @@ static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr containe
         sinceFlush.restart();
         first = false;
     };
-    auto listed = container->list([&](const Entry &entry) {
+    const Container::EntrySink sink = [&](const Entry &entry) {
         if (promise.isCanceled())
             return false;
         batch.entries.push_back(entry);
@@ -28,7 +29,8 @@ static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr containe
         if ((batch.entries.size() >= 512 && sinceFlush.elapsed() >= wait) || (first && batch.entries.size() >= 1000))
             flush();
         return true;
-    });
+    };
+    auto listed = folder ? container->listDirectory(*folder, sink) : container->list(sink);
     if (!listed)
         batch.error = listed.error();
     flush();
@@ -36,7 +38,12 @@ static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr containe
 
 QFuture<ListingBatch> listAsync(ContainerPtr container)
 {
-    return QtConcurrent::run(listInBatches, std::move(container));
+    return QtConcurrent::run(listInBatches, std::move(container), std::optional<Entry>());
+}
+
+QFuture<ListingBatch> listFolderAsync(ContainerPtr container, Entry folder)
+{
+    return QtConcurrent::run(listInBatches, std::move(container), std::optional<Entry>(std::move(folder)));
 }
 
 QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry)

@@ -16,6 +16,8 @@ struct ListingBatch {
 };
 
 QFuture<ListingBatch> listAsync(ContainerPtr container);
+// The direct children of one folder (an empty path: the top), for containers read folder by folder.
+QFuture<ListingBatch> listFolderAsync(ContainerPtr container, Entry folder);
 
 // Opens an entry's content as a container (a nested archive) off the UI thread.
 QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry);

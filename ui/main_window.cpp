@@ -279,7 +279,7 @@ void MainWindow::showOpened(OpenedSpec opened)
     Q_EMIT this->opened(spec, true);
 }
 
-void MainWindow::startListing(int32_t layer)
+void MainWindow::startListing(int32_t layer, int32_t folder)
 {
     auto *watcher = new QFutureWatcher<ListingBatch>(this);
     listings_ << watcher;
@@ -301,9 +301,11 @@ void MainWindow::startListing(int32_t layer)
         }
         updateStatus();
     });
-    connect(watcher, &QFutureWatcher<ListingBatch>::finished, this, [this, watcher, layer, generation] {
+    connect(watcher, &QFutureWatcher<ListingBatch>::finished, this, [this, watcher, layer, folder, generation] {
         listings_.removeAll(watcher);
-        if (generation == generation_ && layer > 0)
+        if (generation == generation_ && folder >= 0)
+            model_->markExpanded(folder);
+        else if (generation == generation_ && layer > 0)
             model_->markExpanded(model_->tree().layer(layer).rootNode);
         if (watcher->isCanceled())
             statusBar()->showMessage(tr("Loading stopped: the tree shows what was read so far."));
@@ -312,14 +314,26 @@ void MainWindow::startListing(int32_t layer)
         if (listings_.isEmpty())
             Q_EMIT listingFinished();
     });
-    // Only the part below `directory` when a directory inside an archive was opened.
-    watcher->setFuture(listAsync(model_->tree().layer(layer).container));
+    const ContainerPtr container = model_->tree().layer(layer).container;
+    if (folder >= 0) {
+        watcher->setFuture(listFolderAsync(container, model_->tree().entry(folder)));
+    } else if (container->listsFolderByFolder()) {
+        Entry top;
+        top.type = EntryType::Dir;
+        watcher->setFuture(listFolderAsync(container, top));
+    } else {
+        watcher->setFuture(listAsync(container));
+    }
     updateStatus();
 }
 
 void MainWindow::expandNested(int32_t node)
 {
     const EntryTree &tree = model_->tree();
+    if (tree.type(node) == EntryType::Dir) {
+        startListing(tree.layerOf(node), node); // a folder read when expanded
+        return;
+    }
     const ContainerPtr parent = tree.layer(tree.layerOf(node)).container;
     const QString spec = tree.spec(node);
     const quint64 generation = generation_;

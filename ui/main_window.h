@@ -76,7 +76,9 @@ private:
     void rebuildRecentMenu();
     void chooseFile();
     void chooseExtractTarget();
-    void startListing(int32_t layer);
+    // Lists a layer: whole, or its top folder when the container is read folder by folder; or,
+    // with `folder`, that folder's children.
+    void startListing(int32_t layer, int32_t folder = -1);
     void expandNested(int32_t node);
     void selectionChanged();
     void updateStatus();

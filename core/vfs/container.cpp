@@ -19,6 +19,16 @@ Result<Entry> Container::find(const QByteArray &path)
     return *found;
 }
 
+Result<void> Container::listDirectory(const Entry &dir, const EntrySink &sink)
+{
+    const QByteArray prefix = dir.path.isEmpty() ? QByteArray() : dir.path + '/';
+    return list([&](const Entry &entry) {
+        if (!entry.path.startsWith(prefix) || entry.path.size() == prefix.size() || entry.path.indexOf('/', prefix.size()) >= 0)
+            return true;
+        return sink(entry);
+    });
+}
+
 Result<void> Container::walk(const ContentSink &sink)
 {
     std::optional<Error> failure;

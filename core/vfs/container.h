@@ -35,6 +35,14 @@ public:
     // One pass over entries and contents; streaming formats override this to avoid re-reading.
     virtual Result<void> walk(const ContentSink &sink);
 
+    // Whether a browser should read this container one folder at a time (a filesystem: listing
+    // all of it means reading every directory block of the volume) rather than list() it whole.
+    virtual bool listsFolderByFolder() const { return false; }
+    // Streams the direct children of the directory `dir` (an entry this container listed, or an
+    // empty path for the top). The default filters list() (directories only implied by deeper
+    // paths are not reported).
+    virtual Result<void> listDirectory(const Entry &dir, const EntrySink &sink);
+
     // Looks one path up; the default lists until it is found.
     virtual Result<Entry> find(const QByteArray &path);
     // Whether a directory may exist only because deeper paths name it (zip, tar) rather than as

@@ -3,9 +3,11 @@
 // content, and images a reader must refuse are refused with a clear message.
 
 #include "fixtures.h"
+#include "formats/filesystem/tsk_container.h"
 #include "formats/image/disk_image.h"
 #include "formats/partitions/partition_table.h"
 #include "formats/qcow2/qcow2_image.h"
+#include "io/counting_source.h"
 #include "io/file_source.h"
 #include "test_files.h"
 #include "vfs/spec.h"
@@ -187,6 +189,77 @@ private Q_SLOTS:
             if (truth.contains(QStringLiteral("id")))
                 QCOMPARE(table->diskId.toUpper(), truth[QStringLiteral("id")].toString().toUpper());
         }
+    }
+
+    // The GUI reads a filesystem a folder at a time: descending with listDirectory finds exactly
+    // what the whole walk lists, the top folder alone reads far less, and find() resolves every
+    // path (and nothing else) without a walk.
+    void filesystemsFolderByFolder()
+    {
+        int checked = 0;
+        for (const auto &fx : fixtures_) {
+            if (fx.format != QLatin1String("raw") || !fx.name.contains(QLatin1String("fat")))
+                continue;
+            const QStringList partitions = fx.name.startsWith(QLatin1String("mbr")) ? QStringList{QStringLiteral("p1"), QStringLiteral("p5"), QStringLiteral("p6")}
+                                                                                    : QStringList{QStringLiteral("p1"), QStringLiteral("p2")};
+            for (const QString &number : partitions) {
+                auto partition = resolve(fx.path + QStringLiteral("!/") + number);
+                QVERIFY2(partition.ok(), partition.ok() ? "" : qPrintable(partition.error().toString()));
+                auto walked = std::make_shared<CountingSource>(partition->source);
+                auto whole = TskContainer::open(walked);
+                QVERIFY2(whole.ok(), whole.ok() ? "" : qPrintable(whole.error().toString()));
+                QMap<QByteArray, Entry> all;
+                QVERIFY((*whole)->list([&](const Entry &e) { all.insert(e.path, e); return true; }).ok());
+                QVERIFY(all.size() > 10);
+
+                auto counted = std::make_shared<CountingSource>(partition->source);
+                auto lazy = TskContainer::open(counted);
+                QVERIFY(lazy.ok());
+                QVERIFY((*lazy)->listsFolderByFolder());
+                const uint64_t openBytes = counted->bytes();
+                QMap<QByteArray, Entry> seen;
+                std::vector<Entry> folders{Entry{}};
+                folders.front().type = EntryType::Dir;
+                bool first = true;
+                while (!folders.empty()) {
+                    const Entry folder = folders.back();
+                    folders.pop_back();
+                    auto listed = (*lazy)->listDirectory(folder, [&](const Entry &e) {
+                        const QByteArray prefix = folder.path.isEmpty() ? QByteArray() : folder.path + '/';
+                        if (!e.path.startsWith(prefix) || e.path.indexOf('/', prefix.size()) >= 0)
+                            qWarning() << "not a direct child of" << folder.path << ":" << e.path;
+                        seen.insert(e.path, e);
+                        if (e.type == EntryType::Dir)
+                            folders.push_back(e);
+                        return true;
+                    });
+                    QVERIFY2(listed.ok(), listed.ok() ? "" : qPrintable(listed.error().toString()));
+                    if (first && all.size() > 100)
+                        QVERIFY2(counted->bytes() - openBytes < (walked->bytes() / 2), qPrintable(fx.name));
+                    first = false;
+                }
+                QCOMPARE(seen.keys(), all.keys());
+                for (const auto &[path, entry] : all.asKeyValueRange()) {
+                    QCOMPARE(int(seen[path].type), int(entry.type));
+                    QCOMPARE(seen[path].size, entry.size);
+                    QCOMPARE(seen[path].mode, entry.mode);
+                    auto found = (*lazy)->find(path);
+                    QVERIFY2(found.ok(), path.constData());
+                    QCOMPARE(found->path, path);
+                    QCOMPARE(found->dataOffset, entry.dataOffset);
+                    if (entry.type == EntryType::File) {
+                        auto below = (*lazy)->find(path + "/x");
+                        QVERIFY(!below.ok());
+                        QCOMPARE(below.error().kind, ErrorKind::NotFound);
+                    }
+                }
+                auto missing = (*lazy)->find("no/such/file");
+                QVERIFY(!missing.ok());
+                QCOMPARE(missing.error().kind, ErrorKind::NotFound);
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 5); // FAT16, ext2, FAT12 on MBR; FAT32, ext4 on GPT
     }
 };
 

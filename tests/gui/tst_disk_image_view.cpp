@@ -100,6 +100,61 @@ private Q_SLOTS:
         window.treeView()->expand(p1);
         QTRY_VERIFY_WITH_TIMEOUT(findByName(window.proxy(), QStringLiteral("inside.txt"), p1).isValid(), 20000);
     }
+
+    void filesystemFoldersAreReadWhenExpanded()
+    {
+        // ext4 in p2 of a GPT disk in qcow2: the partition opens on its top folder only; a
+        // folder's children are read when it is expanded, not before. (The model tester fetches
+        // every index it sees, so it joins at the end.)
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
+        const QModelIndex p2 = findByName(window.proxy(), QStringLiteral("p2"));
+        QVERIFY(p2.isValid());
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        window.treeView()->expand(p2);
+        QTRY_VERIFY_WITH_TIMEOUT(findByName(window.proxy(), QStringLiteral("many"), p2).isValid(), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);
+        QVERIFY(findByName(window.proxy(), QStringLiteral("README.TXT"), p2).isValid());
+        const int32_t before = window.model()->tree().size();
+        const QModelIndex many = findByName(window.proxy(), QStringLiteral("many"), p2);
+        QCOMPARE(window.proxy()->rowCount(many), 0);
+        QVERIFY(window.proxy()->hasChildren(many)); // the expander shows before anything is read
+        const QModelIndex deep = findByName(window.proxy(), QStringLiteral("deep"), p2);
+        QVERIFY(deep.isValid());
+        QCOMPARE(window.proxy()->rowCount(deep), 0);
+
+        window.treeView()->expand(many);
+        QTRY_COMPARE_WITH_TIMEOUT(window.proxy()->rowCount(many), 300, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);
+        QCOMPARE(window.model()->tree().size(), before + 300); // that folder and nothing else
+        QCOMPARE(window.proxy()->rowCount(deep), 0);
+        QVERIFY(findByName(window.proxy(), QStringLiteral("f0300.txt"), many).isValid());
+
+        // Down a chain of folders to the file, each read on expansion; the file reads through TSK.
+        QModelIndex at = deep;
+        for (const char *name : {"a", "b", "c", "d", "e", "f"}) {
+            window.treeView()->expand(at);
+            QTRY_VERIFY_WITH_TIMEOUT(findByName(window.proxy(), QString::fromLatin1(name), at).isValid(), 20000);
+            at = findByName(window.proxy(), QString::fromLatin1(name), at);
+        }
+        window.treeView()->expand(at);
+        QTRY_VERIFY_WITH_TIMEOUT(findByName(window.proxy(), QStringLiteral("deep.txt"), at).isValid(), 20000);
+        const int32_t file = window.model()->nodeOf(window.proxy()->mapToSource(findByName(window.proxy(), QStringLiteral("deep.txt"), at)));
+        QCOMPARE(window.model()->tree().spec(file), test::dataPath(QStringLiteral("images/gpt.v3.qcow2")) + QStringLiteral("!/p2!/deep/a/b/c/d/e/f/deep.txt"));
+        QCOMPARE(window.model()->tree().contentSize(file), quint64(24));
+
+        // An empty folder loses its expander once read.
+        const QModelIndex lostFound = findByName(window.proxy(), QStringLiteral("lost+found"), p2);
+        QVERIFY(lostFound.isValid());
+        window.treeView()->expand(lostFound);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.proxy()->hasChildren(lostFound), 20000);
+
+        // The tester fetches every folder: the rows stay consistent while they arrive.
+        QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);
+        QVERIFY(window.model()->tree().size() > before + 300);
+    }
 };
 
 QTEST_MAIN(TestDiskImageView)

@@ -115,35 +115,27 @@ private:
     mutable TSK_FS_FILE *file_ = nullptr;
 };
 
-struct WalkState {
-    const Container::EntrySink *sink;
-    uint64_t ordinal = 0;
-    bool stopped = false;
-    uint64_t visited = 0;
-};
-
-TSK_WALK_RET_ENUM visit(TSK_FS_FILE *file, const char *parent, void *data)
+// The entry TSK's file is, under `parent` ("" or "dir/sub/"); nothing for what is not part of the
+// tree: ".", "..", and the folders and files TSK makes up (orphans, FAT's special entries).
+std::optional<Entry> entryOf(const TSK_FS_FILE *file, QByteArrayView parent)
 {
-    auto *state = static_cast<WalkState *>(data);
-    if (++state->visited > 10'000'000)
-        return TSK_WALK_STOP; // hostile filesystems: bounded
     if (!file->name || !file->name->name)
-        return TSK_WALK_CONT;
+        return std::nullopt;
     const char *name = file->name->name;
-    if (!strcmp(name, ".") || !strcmp(name, "..") || TSK_FS_ISDOT(name))
-        return TSK_WALK_CONT;
-    // TSK's virtual folders and files (orphans, FAT's special entries) are not part of the tree.
+    if (!strcmp(name, ".") || !strcmp(name, "..") || TSK_FS_ISDOT(name) || !*name)
+        return std::nullopt;
     if (name[0] == '$' && (!strcmp(name, "$OrphanFiles") || !strcmp(name, "$MBR") || !strcmp(name, "$FAT1") ||
                            !strcmp(name, "$FAT2")))
-        return TSK_WALK_CONT;
-    if (strstr(parent, "$OrphanFiles") || file->name->type == TSK_FS_NAME_TYPE_VIRT || file->name->type == TSK_FS_NAME_TYPE_VIRT_DIR ||
+        return std::nullopt;
+    if (parent.contains(QByteArrayView("$OrphanFiles")) || file->name->type == TSK_FS_NAME_TYPE_VIRT ||
+        file->name->type == TSK_FS_NAME_TYPE_VIRT_DIR ||
         (file->meta && (file->meta->type == TSK_FS_META_TYPE_VIRT || file->meta->type == TSK_FS_META_TYPE_VIRT_DIR)))
-        return TSK_WALK_CONT; // entries TSK makes up
+        return std::nullopt;
     // FAT's volume label is an attribute of the volume, not a file; TSK names it this way.
     if (QByteArrayView(name).endsWith("(Volume Label Entry)"))
-        return TSK_WALK_CONT;
+        return std::nullopt;
     Entry e;
-    e.path = QByteArray(parent) + name;
+    e.path = parent.toByteArray() + name;
     if (e.path.startsWith('/'))
         e.path.remove(0, 1);
     e.type = typeOf(file->name->type);
@@ -163,8 +155,26 @@ TSK_WALK_RET_ENUM visit(TSK_FS_FILE *file, const char *parent, void *data)
             e.detail = QByteArray::number(m->nlink) + " links";
         e.dataOffset = uint64_t(m->addr); // the inode: TSK opens content by it
     }
-    e.ordinal = state->ordinal++;
-    if (!(*state->sink)(e)) {
+    return e;
+}
+
+struct WalkState {
+    const Container::EntrySink *sink;
+    uint64_t ordinal = 0;
+    bool stopped = false;
+    uint64_t visited = 0;
+};
+
+TSK_WALK_RET_ENUM visit(TSK_FS_FILE *file, const char *parent, void *data)
+{
+    auto *state = static_cast<WalkState *>(data);
+    if (++state->visited > 10'000'000)
+        return TSK_WALK_STOP; // hostile filesystems: bounded
+    auto entry = entryOf(file, QByteArrayView(parent));
+    if (!entry)
+        return TSK_WALK_CONT;
+    entry->ordinal = state->ordinal++;
+    if (!(*state->sink)(*entry)) {
         state->stopped = true;
         return TSK_WALK_STOP;
     }
@@ -204,6 +214,65 @@ Result<void> TskContainer::list(const EntrySink &sink)
     if (tsk_fs_dir_walk(handles_->fs, handles_->fs->root_inum, flags, visit, &state) != 0 && !state.stopped)
         return Error::format(volume_->name(), std::nullopt, QStringLiteral("cannot walk the filesystem: %1").arg(tskError()));
     return {};
+}
+
+Result<void> TskContainer::listDirectory(const Entry &dir, const EntrySink &sink)
+{
+    std::lock_guard lock(handles_->mutex);
+    TSK_FS_INFO *fs = handles_->fs;
+    const QString where = dir.path.isEmpty() ? volume_->name() : volume_->name() + QStringLiteral("!/") + QString::fromUtf8(dir.path);
+    TSK_FS_DIR *folder = nullptr;
+    if (dir.path.isEmpty())
+        folder = tsk_fs_dir_open_meta(fs, fs->root_inum);
+    else if (dir.dataOffset != kUnknown)
+        folder = tsk_fs_dir_open_meta(fs, TSK_INUM_T(dir.dataOffset));
+    else
+        folder = tsk_fs_dir_open(fs, ("/" + dir.path).constData());
+    if (!folder)
+        return Error::format(where, std::nullopt, QStringLiteral("cannot read the folder: %1").arg(tskError()));
+    const QByteArray parent = dir.path.isEmpty() ? QByteArray() : dir.path + '/';
+    const size_t count = tsk_fs_dir_getsize(folder);
+    for (size_t i = 0; i < count; ++i) {
+        TSK_FS_FILE *file = tsk_fs_dir_get(folder, i);
+        if (!file)
+            continue; // an entry TSK cannot load: the others still show
+        // Deleted names stay out, as in list().
+        std::optional<Entry> entry;
+        if (file->name && (file->name->flags & TSK_FS_NAME_FLAG_ALLOC))
+            entry = entryOf(file, parent);
+        tsk_fs_file_close(file);
+        if (!entry)
+            continue;
+        entry->ordinal = i;
+        if (!sink(*entry))
+            break;
+    }
+    tsk_fs_dir_close(folder);
+    return {};
+}
+
+Result<Entry> TskContainer::find(const QByteArray &path)
+{
+    // Folder by folder from the top, with the same rules as list(): no walk of the whole volume.
+    Entry folder;
+    folder.type = EntryType::Dir;
+    const QList<QByteArray> parts = path.split('/');
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        const QByteArray want = folder.path.isEmpty() ? parts[i] : folder.path + '/' + parts[i];
+        std::optional<Entry> found;
+        auto listed = listDirectory(folder, [&](const Entry &entry) {
+            if (entry.path != want)
+                return true;
+            found = entry;
+            return false;
+        });
+        if (!listed)
+            return std::move(listed).error();
+        if (!found || (i + 1 < parts.size() && found->type != EntryType::Dir))
+            return Error::make(ErrorKind::NotFound, volume_->name(), QStringLiteral("no entry '%1'").arg(QString::fromUtf8(path)));
+        folder = std::move(*found);
+    }
+    return folder;
 }
 
 Result<SourcePtr> TskContainer::open(const Entry &entry)

@@ -18,6 +18,11 @@ public:
     QString formatName() const override { return formatName_; }
     Result<void> list(const EntrySink &sink) override;
     Result<SourcePtr> open(const Entry &entry) override;
+    // A folder at a time, for the GUI tree; find() descends folders instead of walking the volume.
+    bool listsFolderByFolder() const override { return true; }
+    Result<void> listDirectory(const Entry &dir, const EntrySink &sink) override;
+    Result<Entry> find(const QByteArray &path) override;
+    bool impliesDirectories() const override { return false; } // every folder is an entry
     QJsonObject info() const override;
     const SourcePtr &source() const override { return volume_; }
 
