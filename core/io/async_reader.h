@@ -19,6 +19,13 @@ enum class AsyncBackend { Auto, IoUring, ThreadPool };
 struct AsyncOptions {
     int queueDepth = 4;                      // reads kept in flight at most
     AsyncBackend backend = AsyncBackend::Auto;
+    // io_uring only. A kernel thread takes submissions and does the (page-cache) reads on another
+    // core while the owner works, and the owner polls briefly for completions before sleeping:
+    // small reads then cost no system call each. Uses a second core while reading.
+    bool kernelPolling = false;
+    // io_uring only. Every read is handed to io_uring's worker threads instead of being done
+    // inline at submission: large reads then copy on another core while the owner works.
+    bool offloadReads = false;
     // Test hook: rewrites a kernel completion result (bytes or -errno) before it is handled,
     // to inject short reads, EINTR or EIO into the real completion path.
     std::function<int(uint64_t offset, int result)> completionFilter;
@@ -36,6 +43,7 @@ public:
     // Starts a read of min(buf.size(), size - offset) bytes. With queueDepth reads in flight it
     // first reaps one completion (running its callback).
     void readAt(uint64_t offset, std::span<char> buf, Done done);
+    const AsyncOptions &options() const { return options_; }
     // The same read as a future; it completes when the owner reaps (reap/drain/await).
     QFuture<Result<size_t>> read(uint64_t offset, std::span<char> buf);
     // Reaps until `future` is finished and returns its result.

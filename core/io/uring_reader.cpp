@@ -1,6 +1,7 @@
 #include "uring_reader.h"
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 namespace asc {
@@ -14,11 +15,24 @@ Result<std::unique_ptr<UringReader>> UringReader::create(SourcePtr source, const
 {
     std::unique_ptr<UringReader> reader(new UringReader(source, options));
     const unsigned entries = unsigned(std::max(1, options.queueDepth));
-    int rc = io_uring_queue_init(entries, &reader->ring_, 0);
+    int rc = -EINVAL;
+    if (options.kernelPolling) {
+        io_uring_params params{};
+        params.flags = IORING_SETUP_SQPOLL;
+        params.sq_thread_idle = 10; // ms the kernel thread keeps polling after the last submission
+        rc = io_uring_queue_init_params(entries, &reader->ring_, &params);
+        // Not allowed here (old kernel, seccomp policy): an ordinary ring reads the same bytes.
+        reader->options_.kernelPolling = rc == 0;
+    }
+    if (rc < 0)
+        rc = io_uring_queue_init(entries, &reader->ring_, 0);
     if (rc < 0) {
         reader->ring_.ring_fd = -1;
         return Error::system(source->name(), QStringLiteral("io_uring_queue_init"), -rc);
     }
+    // The file registered once: the kernel then skips looking the descriptor up for every read.
+    if (auto extent = source->fileExtent(0); extent && io_uring_register_files(&reader->ring_, &extent->fd, 1) == 0)
+        reader->registeredFd_ = extent->fd;
     return reader;
 }
 
@@ -78,14 +92,17 @@ void UringReader::start(int index)
         sqe = io_uring_get_sqe(&ring_);
     }
     const size_t len = size_t(std::min<uint64_t>(remaining, extent->length));
-    io_uring_prep_read(sqe, extent->fd, s.buf.data() + s.done, unsigned(std::min<size_t>(len, 1u << 30)),
+    const bool fixed = extent->fd == registeredFd_;
+    io_uring_prep_read(sqe, fixed ? 0 : extent->fd, s.buf.data() + s.done, unsigned(std::min<size_t>(len, 1u << 30)),
                        extent->fileOffset);
+    sqe->flags |= (fixed ? IOSQE_FIXED_FILE : 0) | (options_.offloadReads ? IOSQE_ASYNC : 0);
     io_uring_sqe_set_data64(sqe, uint64_t(index));
     ++submitted_;
     ++unsubmitted_;
     // Hand reads to the kernel in small batches (half the queue depth): one system call for
-    // several reads, while still keeping reads in flight ahead of the consumer.
-    if (unsubmitted_ >= std::max(1, queueDepth() / 2))
+    // several reads, while still keeping reads in flight ahead of the consumer. A polling kernel
+    // thread takes each at once (no system call).
+    if (options_.kernelPolling || unsubmitted_ >= std::max(1, queueDepth() / 2))
         flush();
 }
 
@@ -124,6 +141,29 @@ std::optional<AsyncReader::Completion> UringReader::handle(int index, int result
     return Completion{index, s.done};
 }
 
+static inline void relax()
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause(); // lets the sibling hyperthread run while we spin
+#endif
+}
+
+int UringReader::pollCompletion(io_uring_cqe **cqe)
+{
+    // The polling thread usually finishes a small read within a microsecond or two; sleeping in
+    // the kernel for each would cost two context switches. Bounded, so a starved poller (a busy
+    // machine) only costs this much before we sleep.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+    for (int spin = 1;; ++spin) {
+        int rc = io_uring_peek_cqe(&ring_, cqe);
+        if (rc != -EAGAIN)
+            return rc;
+        if ((spin & 63) == 0 && std::chrono::steady_clock::now() > until)
+            return rc;
+        relax();
+    }
+}
+
 std::optional<AsyncReader::Completion> UringReader::next(bool wait)
 {
     for (;;) {
@@ -136,6 +176,8 @@ std::optional<AsyncReader::Completion> UringReader::next(bool wait)
             return std::nullopt;
         io_uring_cqe *cqe = nullptr;
         int rc = io_uring_peek_cqe(&ring_, &cqe);
+        if (rc == -EAGAIN && wait && options_.kernelPolling && unsubmitted_ == 0)
+            rc = pollCompletion(&cqe);
         if (rc == -EAGAIN && unsubmitted_ > 0) {
             // Nothing finished yet: submit what is queued and, if asked, wait, in one call.
             const int queued = unsubmitted_;

@@ -15,6 +15,14 @@
 
 using namespace asc;
 
+static AsyncOptions optionsFor(int depth, AsyncBackend backend)
+{
+    AsyncOptions options;
+    options.queueDepth = depth;
+    options.backend = backend;
+    return options;
+}
+
 // A source that fails at a chosen offset, returns short reads, and can hold readers until N are
 // inside readAt at once (to observe concurrency).
 class FaultySource final : public ByteSource {
@@ -88,9 +96,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("backend");
         QTest::addColumn<int>("depth");
+        QTest::addColumn<int>("mode"); // io_uring: 0 inline, 1 kernel polling thread, 2 reads offloaded to workers
         for (int depth : {1, 4, 16}) {
-            QTest::addRow("io_uring qd%d", depth) << int(AsyncBackend::IoUring) << depth;
-            QTest::addRow("thread pool qd%d", depth) << int(AsyncBackend::ThreadPool) << depth;
+            QTest::addRow("io_uring qd%d", depth) << int(AsyncBackend::IoUring) << depth << 0;
+            QTest::addRow("io_uring polling qd%d", depth) << int(AsyncBackend::IoUring) << depth << 1;
+            QTest::addRow("io_uring offloaded qd%d", depth) << int(AsyncBackend::IoUring) << depth << 2;
+            QTest::addRow("thread pool qd%d", depth) << int(AsyncBackend::ThreadPool) << depth << 0;
         }
     }
 
@@ -98,13 +109,18 @@ private Q_SLOTS:
     {
         QFETCH(int, backend);
         QFETCH(int, depth);
+        QFETCH(int, mode);
         auto file = FileSource::open(path_).value();
         AsyncOptions options;
         options.queueDepth = depth;
         options.backend = AsyncBackend(backend);
+        options.kernelPolling = mode == 1;
+        options.offloadReads = mode == 2;
         auto reader = AsyncReader::create(file, options);
         QVERIFY2(reader.ok(), qPrintable(reader.ok() ? QString() : reader.error().toString()));
         QCOMPARE((*reader)->backendName(), backend == int(AsyncBackend::IoUring) ? QStringLiteral("io_uring") : QStringLiteral("thread pool"));
+        if (mode == 1)
+            QVERIFY((*reader)->options().kernelPolling); // the kernel accepted the polling ring
         for (size_t chunk : {size_t(4096), size_t(65536 + 3), size_t(1 << 20)})
             QVERIFY(readAll(**reader, file->size(), chunk) == content_);
         // Reads past the end complete with 0 bytes; reads across it are clamped.
@@ -118,7 +134,7 @@ private Q_SLOTS:
     void keepsSeveralInFlight()
     {
         auto file = FileSource::open(path_).value();
-        auto reader = AsyncReader::create(file, {8, AsyncBackend::IoUring, {}});
+        auto reader = AsyncReader::create(file, optionsFor(8, AsyncBackend::IoUring));
         QVERIFY(reader.ok());
         std::vector<QByteArray> buffers(8, QByteArray(65536, 0));
         for (int i = 0; i < 8; ++i)
@@ -135,21 +151,33 @@ private Q_SLOTS:
     {
         auto faulty = std::make_shared<FaultySource>(content_, UINT64_MAX, 0);
         faulty->holdUntil(4);
-        auto reader = AsyncReader::create(faulty, {4, AsyncBackend::ThreadPool, {}});
+        auto reader = AsyncReader::create(faulty, optionsFor(4, AsyncBackend::ThreadPool));
         QVERIFY(reader.ok());
         QVERIFY(readAll(**reader, faulty->size(), 1 << 20) == content_);
         QCOMPARE(faulty->peak(), 4);
     }
 
-    // Short reads and EINTR from the kernel are continued; EIO is reported with file and offset.
+    // Short reads and EINTR from the kernel are continued; EIO is reported with file and offset;
+    // the same with a polling kernel thread and with reads offloaded to io_uring's workers.
+    void uringFaults_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::addRow("inline") << 0;
+        QTest::addRow("polling") << 1;
+        QTest::addRow("offloaded") << 2;
+    }
+
     void uringFaults()
     {
+        QFETCH(int, mode);
         auto file = FileSource::open(path_).value();
         const uint64_t badOffset = 3 * 65536;
         std::atomic<int> interrupted{0};
         AsyncOptions options;
         options.queueDepth = 4;
         options.backend = AsyncBackend::IoUring;
+        options.kernelPolling = mode == 1;
+        options.offloadReads = mode == 2;
         options.completionFilter = [&](uint64_t offset, int result) {
             if (offset % 65536 == 3000 && interrupted++ < 3)
                 return -EINTR;
@@ -186,7 +214,7 @@ private Q_SLOTS:
     void threadPoolFaults()
     {
         auto faulty = std::make_shared<FaultySource>(content_, 200000, EIO);
-        auto reader = AsyncReader::create(faulty, {4, AsyncBackend::Auto, {}});
+        auto reader = AsyncReader::create(faulty, optionsFor(4, AsyncBackend::Auto));
         QVERIFY(reader.ok());
         QCOMPARE((*reader)->backendName(), QStringLiteral("thread pool")); // not a file: io_uring cannot read it
         QVERIFY(!(*reader)->fallbackReason().isEmpty());

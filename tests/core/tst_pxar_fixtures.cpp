@@ -74,7 +74,7 @@ private Q_SLOTS:
         QTest::addColumn<int>("capacity");
         for (int i = 0; i < int(std::size(kFixtures)); ++i)
             for (bool async : {false, true})
-                for (int capacity : {0, 7, 4096, 65536})
+                for (int capacity : {0, 7, 4096, 65536, 1 << 20}) // polled, inline and offloaded reads
                     QTest::addRow("%s %s %d", kFixtures[i].truth, async ? "async" : "sync", capacity) << i << async << capacity;
     }
 

@@ -4,10 +4,17 @@
 
 namespace asc::pxar {
 
-Result<std::unique_ptr<ReadAheadInput>> ReadAheadInput::create(SourcePtr source, size_t capacity, int depth, uint64_t start)
+Result<std::unique_ptr<ReadAheadInput>> ReadAheadInput::create(SourcePtr source, size_t capacity, int depth, uint64_t start, bool otherCore)
 {
     AsyncOptions options;
     options.queueDepth = capacity == 0 ? 1 : std::max(1, depth);
+    // Measured on a 2-core machine (bench/README.md): small reads are dominated by per-read cost,
+    // which a polling kernel thread removes (no system call per read, done on the other core);
+    // large reads are dominated by the copy out of the page cache, which io_uring's workers do on
+    // the other core while the decoder parses; in between, reads done inline at submission win
+    // (polling and worker hand-offs cost more than they overlap there).
+    options.kernelPolling = otherCore && capacity > 0 && capacity < kPollBelow;
+    options.offloadReads = otherCore && capacity >= kOffloadFrom;
     auto reader = AsyncReader::create(source, options);
     if (!reader)
         return std::move(reader).error();
@@ -19,8 +26,9 @@ ReadAheadInput::ReadAheadInput(SourcePtr source, std::unique_ptr<AsyncReader> re
 {
     if (capacity_ > 0) {
         chunks_.resize(size_t(depth));
-        for (Chunk &c : chunks_)
-            c.bytes.resize(capacity_);
+        memory_.reset(new char[capacity_ * size_t(depth)]);
+        for (size_t i = 0; i < chunks_.size(); ++i)
+            chunks_[i].bytes = memory_.get() + i * capacity_;
         restartAt(start);
     }
 }
@@ -41,7 +49,7 @@ void ReadAheadInput::submit(Chunk &chunk, uint64_t offset)
         return;
     }
     ++reads_;
-    reader_->readAt(offset, std::span(chunk.bytes.data(), capacity_), [&chunk](Result<size_t> r) {
+    reader_->readAt(offset, std::span(chunk.bytes, capacity_), [&chunk](Result<size_t> r) {
         chunk.done = true;
         if (r)
             chunk.length = *r;
@@ -106,7 +114,7 @@ Result<size_t> ReadAheadInput::read(std::span<char> out)
         return size_t(0);
     const size_t at = size_t(position_ - (*chunk)->offset);
     const size_t n = std::min(out.size(), (*chunk)->length - at);
-    std::memcpy(out.data(), (*chunk)->bytes.data() + at, n);
+    std::memcpy(out.data(), (*chunk)->bytes + at, n);
     position_ += n;
     return n;
 }
@@ -130,7 +138,7 @@ Result<std::span<const char>> ReadAheadInput::readView(size_t max)
     const size_t at = size_t(position_ - (*chunk)->offset);
     const size_t n = std::min(max, (*chunk)->length - at);
     position_ += n;
-    return std::span<const char>((*chunk)->bytes.data() + at, n);
+    return std::span<const char>((*chunk)->bytes + at, n);
 }
 
 Result<void> ReadAheadInput::readExact(std::span<char> out)

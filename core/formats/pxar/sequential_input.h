@@ -48,7 +48,14 @@ private:
 // at once), which is what an unbuffered async reader costs.
 class ReadAheadInput final : public SequentialInput {
 public:
-    static Result<std::unique_ptr<ReadAheadInput>> create(SourcePtr source, size_t capacity, int depth, uint64_t start = 0);
+    // Reads smaller than this go to a polling kernel thread (SQPOLL); reads of kOffloadFrom and
+    // more to io_uring's workers (IOSQE_ASYNC); the ones between are done inline at submission.
+    static constexpr size_t kPollBelow = 64 * 1024;
+    static constexpr size_t kOffloadFrom = 512 * 1024;
+    // `otherCore` false keeps every read inline on this thread: for a second input beside one
+    // that already uses the other core (the metadata half of a split archive).
+    static Result<std::unique_ptr<ReadAheadInput>> create(SourcePtr source, size_t capacity, int depth, uint64_t start = 0,
+                                                          bool otherCore = true);
     ~ReadAheadInput() override;
     Result<void> readExact(std::span<char> out) override;
     Result<size_t> read(std::span<char> out) override;
@@ -62,7 +69,7 @@ public:
 private:
     std::vector<char> scratch_; // unbuffered views
     struct Chunk {
-        std::vector<char> bytes;
+        char *bytes = nullptr; // capacity bytes of memory_
         uint64_t offset = 0;
         size_t length = 0;
         bool done = false;
@@ -77,6 +84,7 @@ private:
     std::unique_ptr<AsyncReader> reader_;
     size_t capacity_;
     std::vector<Chunk> chunks_;
+    std::unique_ptr<char[]> memory_; // every chunk's bytes; not zero-filled (the kernel writes them)
     size_t head_ = 0;            // chunk holding position_
     uint64_t nextSubmit_ = 0;    // offset of the next chunk to submit
     uint64_t position_;
