@@ -32,32 +32,42 @@ def dd_rate():
     return int(m.group(1)) / float(m.group(2)) / MiB
 
 
-def sweep(sizes, cache, runs):
+def sweep(sizes, cache, runs, strategies=(), cores=None):
+    """Median MiB/s per (strategy, buffer); `cores` receives the median CPU time / wall time."""
+    args = [a for s in strategies for a in ("--strategy", s)]
     with tempfile.NamedTemporaryFile(suffix=".json") as f:
-        subprocess.run([cli, "bench", archive, "--sizes", sizes, "--runs", str(runs), "--cache", cache, "--json", f.name],
+        subprocess.run([cli, "bench", archive, "--sizes", sizes, "--runs", str(runs), "--cache", cache, "--json", f.name] + args,
                        stdout=subprocess.DEVNULL, check=True)
-        return {(p["strategy"], p["buffer"]): p["median_mibps"] for p in json.load(open(f.name))["points"]}
+        points = json.load(open(f.name))["points"]
+        if cores is not None:
+            for p in points:
+                cores[(p["strategy"], p["buffer"])] = statistics.median((r["user"] + r["sys"]) / r["seconds"] for r in p["runs"])
+        return {(p["strategy"], p["buffer"]): p["median_mibps"] for p in points}
 
 
 subprocess.run(["cat", archive], stdout=subprocess.DEVNULL)
 dd_before = [dd_rate() for _ in range(3)]
-warm = sweep("4K:16M", "warm", 3)
+# The decoder pair is the close comparison (goal 0.95): more runs for it.
+cores = {}
+warm = sweep("4K:16M", "warm", 7, ["pxar-decoder-sync", "pxar-decoder-async"], cores)
+warm.update(sweep("4K:16M", "warm", 3, ["pxar-accessor-sync", "pxar-accessor-async"]))
 dd_after = [dd_rate() for _ in range(3)]
 dd = statistics.median(dd_before + dd_after)
 cold = sweep("64K,1M,16M", "cold", 2)
 strategies = ["pxar-decoder-sync", "pxar-decoder-async", "pxar-accessor-sync", "pxar-accessor-async"]
 
 print("### pxar (%.2f GiB archive by our writer: 4 x 224 MiB files + 30,000 small files)\n" % (size / (1 << 30)))
-print("Command: `bench/pxar.sh`. Throughput = archive bytes / time, medians of 3 runs (warm) and 2 (cold, pages "
+print("Command: `bench/pxar.sh`. Throughput = archive bytes / time, medians of 7 runs (warm decoders), 3 (warm accessors) and 2 (cold, pages "
       "evicted with posix_fadvise before every run). `dd if=ARCHIVE of=/dev/null bs=1M` in the same run: "
       "**%.0f MiB/s** (median of 6, before and after the sweep).\n" % dd)
-print("| buffer | " + " | ".join(strategies) + " | async/sync decoder (goal >= 0.95) | accessor/decoder sync (goal >= 0.5) |")
-print("|---" * (len(strategies) + 3) + "|")
+print("| buffer | " + " | ".join(strategies) + " | async/sync decoder (goal >= 0.95) | accessor/decoder sync (goal >= 0.5) | cores busy: decoder sync / async |")
+print("|---" * (len(strategies) + 4) + "|")
 for k in range(12, 25):
     bs = 1 << k
     label = "%d KiB" % (bs >> 10) if bs < MiB else "%d MiB" % (bs >> 20)
     row = [warm[(s, bs)] for s in strategies]
-    print("| %s | %s | %.2f | %.2f |" % (label, " | ".join("%.0f" % v for v in row), row[1] / row[0], row[2] / row[0]))
+    print("| %s | %s | %.2f | %.2f | %.2f / %.2f |" % (label, " | ".join("%.0f" % v for v in row), row[1] / row[0], row[2] / row[0],
+                                                   cores[("pxar-decoder-sync", bs)], cores[("pxar-decoder-async", bs)]))
 best_sync = max(warm[("pxar-decoder-sync", 1 << k)] for k in range(12, 25))
 print("\nBest sync decoder point: %.0f MiB/s = %.0f%% of dd (goal >= 80%%).\n" % (best_sync, 100 * best_sync / dd))
 print("Cold cache (MiB/s):\n")

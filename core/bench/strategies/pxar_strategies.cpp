@@ -52,7 +52,7 @@ public:
     QString description() const override
     {
         return async_ ? QStringLiteral("pxar sequential decoder over io_uring read-ahead (reads of N, 512 KiB in flight; under 64 KiB taken by a "
-                                             "polling kernel thread, from 512 KiB done by io_uring workers), every entry and payload")
+                                             "polling kernel thread, from 1 MiB done by io_uring workers), every entry and payload")
                       : QStringLiteral("pxar sequential decoder over our buffered stream of capacity N, every entry and payload");
     }
 
