@@ -108,6 +108,17 @@ bool EntryTreeModel::unreadFolder(int32_t node) const
     return tree_.layer(tree_.layerOf(node)).container->listsFolderByFolder();
 }
 
+bool EntryTreeModel::folderListingStarted(int32_t node) const
+{
+    return node == EntryTree::kRoot || tree_.isLayerRoot(node) || expansionStarted_.contains(node) || expanded_.contains(node);
+}
+
+void EntryTreeModel::markFolderListed(int32_t node)
+{
+    expansionStarted_.insert(node);
+    expanded_.insert(node);
+}
+
 void EntryTreeModel::markExpanded(int32_t node)
 {
     expanded_.insert(node);

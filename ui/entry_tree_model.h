@@ -30,6 +30,11 @@ public:
     bool looksNested(int32_t node) const;
     // Whether a folder's children are read when it is expanded (filesystems), and not read yet.
     bool unreadFolder(int32_t node) const;
+    // Whether a listing of this folder's children was started (by expanding it or by reading the
+    // rest of its layer); layer roots count as started.
+    bool folderListingStarted(int32_t node) const;
+    // The children of `node` come from reading the rest of its layer: no listing on expansion.
+    void markFolderListed(int32_t node);
     void markExpansionFailed(int32_t node);
     // The nested archive or folder at `node` has been listed completely.
     void markExpanded(int32_t node);

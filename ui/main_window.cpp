@@ -154,8 +154,10 @@ void MainWindow::buildToolBar()
     filter_->setMaximumWidth(280);
     connect(filter_, &QLineEdit::textChanged, this, [this](const QString &text) {
         proxy_->setFilterText(text);
-        if (!text.isEmpty())
+        if (!text.isEmpty()) {
+            readRemainingFolders();
             tree_->expandAll();
+        }
     });
     stopAction_ = new QAction(QApplication::style()->standardIcon(QStyle::SP_BrowserStop), tr("Stop"), this);
     stopAction_->setToolTip(tr("Stop loading"));
@@ -261,6 +263,8 @@ void MainWindow::showOpened(OpenedSpec opened)
     const QString inner = opened.spec.contains(QStringLiteral("!/")) ? QStringLiteral("!/") + opened.spec.section(QStringLiteral("!/"), 1) : QString();
     setWindowTitle(tr("%1 — ArchiveScope").arg(name + inner));
     model_->clear();
+    wholeLayers_.clear();
+    claimedFolders_.clear();
     details_->showSource(opened.spec, opened.size, opened.formatName,
                          opened.container ? opened.container->info() : QJsonObject(), opened.head, opened.imageInfo, opened.allocation);
     if (!opened.problem.isEmpty())
@@ -279,16 +283,50 @@ void MainWindow::showOpened(OpenedSpec opened)
     Q_EMIT this->opened(spec, true);
 }
 
+void MainWindow::readRemainingFolders()
+{
+    const EntryTree &tree = model_->tree();
+    for (int32_t layer = 0; layer < tree.layerCount(); ++layer) {
+        if (!tree.layer(layer).container->listsFolderByFolder() || wholeLayers_.contains(layer))
+            continue;
+        wholeLayers_.insert(layer);
+        statusBar()->showMessage(tr("Reading every folder of %1 for the filter…").arg(tree.layer(layer).spec));
+        startListing(layer, kRestOfLayer);
+    }
+}
+
+std::vector<Entry> MainWindow::unreadOnly(int32_t layer, std::vector<Entry> entries)
+{
+    const EntryTree &tree = model_->tree();
+    const EntryTree::Layer &l = tree.layer(layer);
+    std::vector<Entry> kept;
+    for (Entry &entry : entries) {
+        const qsizetype slash = entry.path.lastIndexOf('/');
+        const int32_t parent = slash < 0 ? l.rootNode : l.directories.value(entry.path.left(slash), -1);
+        QSet<int32_t> &claimed = claimedFolders_[layer];
+        if (parent >= 0 && !claimed.contains(parent)) {
+            if (model_->folderListingStarted(parent))
+                continue; // that folder's own listing brings it
+            claimed.insert(parent); // this listing brings its children
+            model_->markFolderListed(parent);
+        }
+        kept.push_back(std::move(entry));
+    }
+    return kept;
+}
+
 void MainWindow::startListing(int32_t layer, int32_t folder)
 {
     auto *watcher = new QFutureWatcher<ListingBatch>(this);
     listings_ << watcher;
     const quint64 generation = generation_;
-    connect(watcher, &QFutureWatcher<ListingBatch>::resultsReadyAt, this, [this, watcher, layer, generation](int first, int last) {
+    connect(watcher, &QFutureWatcher<ListingBatch>::resultsReadyAt, this, [this, watcher, layer, folder, generation](int first, int last) {
         if (generation != generation_)
             return;
         for (int i = first; i < last; ++i) {
             ListingBatch batch = watcher->resultAt(i);
+            if (folder == kRestOfLayer)
+                batch.entries = unreadOnly(layer, std::move(batch.entries));
             if (!batch.entries.empty()) {
                 model_->appendEntries(layer, std::move(batch.entries));
                 // One top folder (the usual tarball): show what is inside it.
@@ -303,10 +341,18 @@ void MainWindow::startListing(int32_t layer, int32_t folder)
     });
     connect(watcher, &QFutureWatcher<ListingBatch>::finished, this, [this, watcher, layer, folder, generation] {
         listings_.removeAll(watcher);
-        if (generation == generation_ && folder >= 0)
+        if (generation == generation_ && folder == kRestOfLayer)
+            claimedFolders_.remove(layer);
+        if (generation == generation_ && folder == kRestOfLayer && watcher->isCanceled()) {
+            wholeLayers_.remove(layer); // typing a filter again reads on
+        } else if (generation == generation_ && folder == kRestOfLayer) {
+            for (int32_t directory : model_->tree().layer(layer).directories)
+                model_->markFolderListed(directory); // empty ones too: nothing left to read
+        } else if (generation == generation_ && folder >= 0) {
             model_->markExpanded(folder);
-        else if (generation == generation_ && layer > 0)
+        } else if (generation == generation_ && layer > 0) {
             model_->markExpanded(model_->tree().layer(layer).rootNode);
+        }
         if (watcher->isCanceled())
             statusBar()->showMessage(tr("Loading stopped: the tree shows what was read so far."));
         watcher->deleteLater(); // releases the batches the future still holds
@@ -317,7 +363,7 @@ void MainWindow::startListing(int32_t layer, int32_t folder)
     const ContainerPtr container = model_->tree().layer(layer).container;
     if (folder >= 0) {
         watcher->setFuture(listFolderAsync(container, model_->tree().entry(folder)));
-    } else if (container->listsFolderByFolder()) {
+    } else if (container->listsFolderByFolder() && folder != kRestOfLayer) {
         Entry top;
         top.type = EntryType::Dir;
         watcher->setFuture(listFolderAsync(container, top));
@@ -349,6 +395,8 @@ void MainWindow::expandNested(int32_t node)
         }
         const int32_t layer = self->model_->addLayer(std::move(container).value(), spec, self->model_->indexOf(node));
         self->startListing(layer);
+        if (!self->filter_->text().isEmpty())
+            self->readRemainingFolders(); // a filesystem opened while filtering is searched whole too
     });
 }
 

@@ -78,7 +78,13 @@ private:
     void chooseExtractTarget();
     // Lists a layer: whole, or its top folder when the container is read folder by folder; or,
     // with `folder`, that folder's children.
+    static constexpr int32_t kRestOfLayer = -2; // `folder` for readRemainingFolders' listing
     void startListing(int32_t layer, int32_t folder = -1);
+    // Lists what has not been read yet of every layer read folder by folder (the filter searches
+    // the whole tree, not only the folders expanded so far).
+    void readRemainingFolders();
+    // Of a batch of the whole layer's entries, those whose folder has no listing of its own.
+    std::vector<Entry> unreadOnly(int32_t layer, std::vector<Entry> entries);
     void expandNested(int32_t node);
     void selectionChanged();
     void updateStatus();
@@ -100,6 +106,8 @@ private:
     RecentFiles recent_;
     std::optional<OpenedSpec> current_;
     QList<QFutureWatcher<ListingBatch> *> listings_;
+    QSet<int32_t> wholeLayers_; // layers read folder by folder whose every folder has been read (or is being)
+    QHash<int32_t, QSet<int32_t>> claimedFolders_; // per layer: folders whose children its whole listing brings
     QFutureWatcher<ExtractSummary> *extraction_ = nullptr;
     std::unique_ptr<QTemporaryDir> dragDir_;
     std::function<void(const QString &)> openElsewhere_;

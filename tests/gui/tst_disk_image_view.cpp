@@ -9,8 +9,11 @@
 #include "fixtures.h"
 #include "main_window.h"
 #include "test_files.h"
+#include "formats/format.h"
+#include "vfs/spec.h"
 
 #include <QAbstractItemModelTester>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTreeView>
@@ -154,6 +157,52 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);
         QVERIFY(window.model()->tree().size() > before + 300);
+    }
+
+    void filterSearchesTheWholeFilesystem()
+    {
+        // A filesystem opened on its top folder; typing a filter reads the folders not read yet,
+        // once each: a match deep down shows, and a folder expanded before keeps its rows once.
+        ui::MainWindow window;
+        window.show();
+        const QString spec = test::dataPath(QStringLiteral("images/gpt.v3.qcow2")) + QStringLiteral("!/p2");
+        QVERIFY(openAndWait(window, spec));
+        const QModelIndex many = findByName(window.proxy(), QStringLiteral("many"));
+        QVERIFY(many.isValid());
+        window.treeView()->expand(many);
+        QTRY_COMPARE_WITH_TIMEOUT(window.proxy()->rowCount(many), 300, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);
+
+        window.filterEdit()->setText(QStringLiteral("deep.txt"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);
+        QModelIndex at;
+        for (const char *name : {"deep", "a", "b", "c", "d", "e", "f", "deep.txt"}) {
+            at = findByName(window.proxy(), QString::fromLatin1(name), at);
+            QVERIFY2(at.isValid(), name);
+        }
+        // Every path once: the rows equal the whole walk of the filesystem.
+        window.filterEdit()->clear();
+        auto location = resolve(spec);
+        QVERIFY(location.ok());
+        auto container = openContainer(location->source);
+        QVERIFY(container.ok());
+        int32_t walked = 0;
+        QSet<QByteArray> shown;
+        for (int32_t node = 1; node < window.model()->tree().size(); ++node)
+            shown.insert(window.model()->tree().path(node).toByteArray());
+        QVERIFY((*container)->list([&](const Entry &e) {
+            ++walked;
+            if (!shown.contains(e.path))
+                qWarning() << "missing" << e.path;
+            return true;
+        }).ok());
+        QCOMPARE(window.model()->tree().size() - 1, walked);
+        QCOMPARE(window.model()->rowCount(window.model()->indexOf(window.model()->nodeOf(window.proxy()->mapToSource(
+                     findByName(window.proxy(), QStringLiteral("many")))))), 300);
+        // Nothing left to read: folders do not list again on expansion.
+        const QModelIndex deep = findByName(window.proxy(), QStringLiteral("deep"));
+        window.treeView()->expand(deep);
+        QVERIFY(!window.isBusy());
     }
 };
 
