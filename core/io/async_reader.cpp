@@ -18,6 +18,12 @@ AsyncReader::AsyncReader(SourcePtr source, const AsyncOptions &options)
 
 AsyncReader::~AsyncReader() = default;
 
+void useOtherCore(AsyncOptions &options, size_t readSize)
+{
+    options.kernelPolling = readSize > 0 && readSize < kPolledReadsBelow;
+    options.offloadReads = readSize >= kOffloadedReadsFrom;
+}
+
 Result<std::unique_ptr<AsyncReader>> AsyncReader::create(SourcePtr source, AsyncOptions options)
 {
     QString reason;

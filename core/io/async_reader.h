@@ -16,6 +16,10 @@ namespace asc {
 
 enum class AsyncBackend { Auto, IoUring, ThreadPool };
 
+// Thresholds of useOtherCore() and AsyncOptions::offloadReads (see useOtherCore).
+constexpr size_t kPolledReadsBelow = 64 * 1024;
+constexpr size_t kOffloadedReadsFrom = 1024 * 1024;
+
 struct AsyncOptions {
     int queueDepth = 4;                      // reads kept in flight at most
     AsyncBackend backend = AsyncBackend::Auto;
@@ -23,13 +27,21 @@ struct AsyncOptions {
     // core while the owner works, and the owner polls briefly for completions before sleeping:
     // small reads then cost no system call each. Uses a second core while reading.
     bool kernelPolling = false;
-    // io_uring only. Every read is handed to io_uring's worker threads instead of being done
-    // inline at submission: large reads then copy on another core while the owner works.
+    // io_uring only. Reads of kOffloadedReadsFrom bytes or more are handed to io_uring's worker
+    // threads instead of being done inline at submission: they copy on another core while the
+    // owner works (smaller ones would only wait for a worker to wake).
     bool offloadReads = false;
     // Test hook: rewrites a kernel completion result (bytes or -errno) before it is handled,
     // to inject short reads, EINTR or EIO into the real completion path.
     std::function<int(uint64_t offset, int result)> completionFilter;
 };
+
+// Puts a stream of reads of `readSize` on the other core where that pays, as measured on a 2-core
+// machine (bench/README.md, pxar): small reads are dominated by per-read cost, which a polling
+// kernel thread removes (no system call per read, done on the other core); large reads by the
+// copy out of the page cache, which io_uring's workers do on the other core while the owner
+// works; in between, reads done inline at submission win (hand-offs cost more than they overlap).
+void useOtherCore(AsyncOptions &options, size_t readSize);
 
 class AsyncReader {
 public:

@@ -95,7 +95,9 @@ void UringReader::start(int index)
     const bool fixed = extent->fd == registeredFd_;
     io_uring_prep_read(sqe, fixed ? 0 : extent->fd, s.buf.data() + s.done, unsigned(std::min<size_t>(len, 1u << 30)),
                        extent->fileOffset);
-    sqe->flags |= (fixed ? IOSQE_FIXED_FILE : 0) | (options_.offloadReads ? IOSQE_ASYNC : 0);
+    // Only large reads are worth a worker's wake-up (a stream of small files would wait on each).
+    const bool offload = options_.offloadReads && len >= kOffloadedReadsFrom;
+    sqe->flags |= (fixed ? IOSQE_FIXED_FILE : 0) | (offload ? IOSQE_ASYNC : 0);
     io_uring_sqe_set_data64(sqe, uint64_t(index));
     ++submitted_;
     ++unsubmitted_;

@@ -122,7 +122,7 @@ public:
     QString name() const override { return async_ ? QStringLiteral("pxar-accessor-async") : QStringLiteral("pxar-accessor-sync"); }
     QString description() const override
     {
-        return async_ ? QStringLiteral("pxar accessor walking the goodbye tables, child entries and payloads read with io_uring (16 and 8 in flight)")
+        return async_ ? QStringLiteral("pxar accessor walking the goodbye tables, child entries (16 in flight) and payloads (reads of N, up to 8 and 16 MiB in flight) read with io_uring")
                       : QStringLiteral("pxar accessor walking the goodbye tables, payloads read N bytes at a time");
     }
 
@@ -140,11 +140,17 @@ public:
         ReadOutcome outcome;
         // One ring per file for the whole walk: setting a ring up costs more than many reads.
         std::unique_ptr<AsyncReader> archiveReader, payloadReader, windowReader;
-        std::vector<std::vector<char>> buffers(async_ ? kAsyncDepth : 0, std::vector<char>(std::max<size_t>(buffer, 4096)));
+        // Up to 8 content reads of N in flight, at most 16 MiB together; the buffers are not
+        // zero-filled (the kernel writes them).
+        const size_t readSize = std::max<size_t>(buffer, 4096);
+        const int depth = int(std::clamp<size_t>((16 << 20) / readSize, 2, kAsyncDepth));
+        std::unique_ptr<char[]> contentArena(async_ ? new char[readSize * size_t(depth)] : nullptr);
+        auto contentBuffer = [&](uint64_t slot) { return contentArena.get() + slot * readSize; };
         uint64_t asyncReads = 0, asyncBytes = 0;
         if (async_) {
             AsyncOptions contentOptions;
-            contentOptions.queueDepth = kAsyncDepth;
+            contentOptions.queueDepth = depth;
+            useOtherCore(contentOptions, std::max<size_t>(buffer, 4096));
             // On the files themselves (not the counting wrappers) so io_uring reads them directly.
             auto a = AsyncReader::create(target.source, contentOptions);
             if (!a)
@@ -187,26 +193,27 @@ public:
             // Async: up to 4 reads of N in flight, consumed in order, at the content's place in its file.
             AsyncReader *reader = file.contentInPayloadFile ? payloadReader.get() : archiveReader.get();
             const uint64_t base = file.contentInPayloadFile ? file.contentOffset + 16 : file.contentOffset;
-            const size_t n = std::max<size_t>(buffer, 4096);
-            std::vector<std::optional<Result<size_t>>> done(kAsyncDepth);
+            const size_t n = readSize;
+            std::vector<std::optional<Result<size_t>>> done{};
+            done.resize(size_t(depth));
             uint64_t submitted = 0, consumed = 0;
             const uint64_t size = source.size();
             auto submit = [&](uint64_t slot) {
                 done[slot].reset();
                 const size_t want = size_t(std::min<uint64_t>(n, size - submitted * n));
-                reader->readAt(base + submitted * n, std::span(buffers[slot].data(), want), [&done, slot](Result<size_t> r) { done[slot] = std::move(r); });
+                reader->readAt(base + submitted * n, std::span(contentBuffer(slot), want), [&done, slot](Result<size_t> r) { done[slot] = std::move(r); });
                 ++asyncReads;
                 asyncBytes += want;
                 ++submitted;
             };
-            for (int i = 0; i < kAsyncDepth && submitted * n < size; ++i)
+            for (int i = 0; i < depth && submitted * n < size; ++i)
                 submit(uint64_t(i));
             while (consumed < submitted) {
                 if (cancel.isCancelled()) {
                     reader->drain();
                     return Error::cancelled();
                 }
-                const uint64_t slot = consumed % kAsyncDepth;
+                const uint64_t slot = consumed % uint64_t(depth);
                 while (!done[slot])
                     reader->reap(true);
                 if (!*done[slot]) {
@@ -215,7 +222,7 @@ public:
                     return e;
                 }
                 if (consume)
-                    consume(std::span<const char>(buffers[slot].data(), **done[slot]));
+                    consume(std::span<const char>(contentBuffer(slot), **done[slot]));
                 ++consumed;
                 if (submitted * n < size)
                     submit(slot);
@@ -223,6 +230,7 @@ public:
             return {};
         };
 
+        std::vector<char> windowArena;
         std::function<Result<void>(const pxar::PxarEntry &)> walk = [&](const pxar::PxarEntry &dir) -> Result<void> {
             auto d = (*accessor)->directory(dir);
             if (!d)
@@ -238,22 +246,24 @@ public:
                 }
             } else {
                 // Every child's FILENAME+ENTRY window fetched with 16 reads in flight, then decoded.
+                // One arena for every directory's windows: no allocation per child.
                 AsyncReader *reader = windowReader.get();
-                std::vector<QByteArray> windows(d->rows.size());
+                constexpr size_t kWindow = pxar::Accessor::kWindow;
+                if (windowArena.size() < d->rows.size() * kWindow)
+                    windowArena.resize(d->rows.size() * kWindow);
                 std::vector<std::optional<Result<size_t>>> results(d->rows.size());
                 for (size_t i = 0; i < d->rows.size(); ++i) {
-                    windows[i].resize(qsizetype(pxar::Accessor::kWindow));
                     const uint64_t at = d->goodbyeStart - d->rows[i].offset;
-                    reader->readAt(at, std::span(windows[i].data(), pxar::Accessor::kWindow), [&results, i](Result<size_t> r) { results[i] = std::move(r); });
+                    reader->readAt(at, std::span(windowArena.data() + i * kWindow, kWindow), [&results, i](Result<size_t> r) { results[i] = std::move(r); });
                     ++asyncReads;
-                    asyncBytes += pxar::Accessor::kWindow;
+                    asyncBytes += kWindow;
                 }
                 reader->drain();
                 for (size_t i = 0; i < d->rows.size(); ++i) {
                     if (!*results[i])
                         return results[i]->error();
-                    windows[i].resize(qsizetype(**results[i]));
-                    auto c = (*accessor)->childFromWindow(*d, d->rows[i], dir.path, d->goodbyeStart - d->rows[i].offset, windows[i]);
+                    const QByteArray window = QByteArray::fromRawData(windowArena.data() + i * kWindow, qsizetype(**results[i]));
+                    auto c = (*accessor)->childFromWindow(*d, d->rows[i], dir.path, d->goodbyeStart - d->rows[i].offset, window);
                     if (!c)
                         return std::move(c).error();
                     children.push_back(std::move(c).value());

@@ -8,13 +8,8 @@ Result<std::unique_ptr<ReadAheadInput>> ReadAheadInput::create(SourcePtr source,
 {
     AsyncOptions options;
     options.queueDepth = capacity == 0 ? 1 : std::max(1, depth);
-    // Measured on a 2-core machine (bench/README.md): small reads are dominated by per-read cost,
-    // which a polling kernel thread removes (no system call per read, done on the other core);
-    // large reads are dominated by the copy out of the page cache, which io_uring's workers do on
-    // the other core while the decoder parses; in between, reads done inline at submission win
-    // (polling and worker hand-offs cost more than they overlap there).
-    options.kernelPolling = otherCore && capacity > 0 && capacity < kPollBelow;
-    options.offloadReads = otherCore && capacity >= kOffloadFrom;
+    if (otherCore)
+        useOtherCore(options, capacity);
     auto reader = AsyncReader::create(source, options);
     if (!reader)
         return std::move(reader).error();

@@ -48,11 +48,7 @@ private:
 // at once), which is what an unbuffered async reader costs.
 class ReadAheadInput final : public SequentialInput {
 public:
-    // Reads smaller than this go to a polling kernel thread (SQPOLL); reads of kOffloadFrom and
-    // more to io_uring's workers (IOSQE_ASYNC); the ones between are done inline at submission.
-    static constexpr size_t kPollBelow = 64 * 1024;
-    static constexpr size_t kOffloadFrom = 1024 * 1024;
-    // `otherCore` false keeps every read inline on this thread: for a second input beside one
+    // Reads go to the other core as useOtherCore() decides; `otherCore` false keeps them inline: for a second input beside one
     // that already uses the other core (the metadata half of a split archive).
     static Result<std::unique_ptr<ReadAheadInput>> create(SourcePtr source, size_t capacity, int depth, uint64_t start = 0,
                                                           bool otherCore = true);
