@@ -13,7 +13,7 @@ clang libclang-rt-14-dev
 qemu-utils libarchive-tools 7zip xorriso mtools dosfstools e2fsprogs fdisk gdisk
 cpio binutils xz-utils zstd bzip2 lz4 lzip file
 fio hyperfine strace
-xvfb xauth imagemagick ntfs-3g
+xvfb xauth imagemagick ntfs-3g exfatprogs
 desktop-file-utils appstream shared-mime-info dpkg-dev
 python3
 "

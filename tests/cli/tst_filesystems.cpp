@@ -153,6 +153,19 @@ private Q_SLOTS:
             auto info = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), spec});
             QCOMPARE(QJsonDocument::fromJson(info.out).object()[QStringLiteral("filesystem")].toString(), QStringLiteral("ntfs"));
         }
+        if (test::haveTool(QStringLiteral("mkfs.exfat"))) {
+            // exFAT (no tool fills one without mounting it): it opens, and the entries TSK makes up
+            // for its allocation bitmap and upcase table are not shown as files.
+            auto exfat = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
+                QStringLiteral("set -e; cd \"$1\"; truncate -s 16M exfat.img; mkfs.exfat -L LABEL exfat.img"), QStringLiteral("sh"), scratch_.path()});
+            QVERIFY2(exfat.exitCode == 0, exfat.err.constData());
+            const QString spec = scratch_.filePath(QStringLiteral("exfat.img"));
+            auto listed = test::runCli({QStringLiteral("ls"), spec});
+            QVERIFY2(listed.exitCode == 0, listed.err.constData());
+            QVERIFY2(listed.out.isEmpty(), listed.out.constData());
+            auto info = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), spec});
+            QCOMPARE(QJsonDocument::fromJson(info.out).object()[QStringLiteral("filesystem")].toString(), QStringLiteral("exfat"));
+        }
     }
 
     void corruptedFilesystems()

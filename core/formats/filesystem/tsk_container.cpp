@@ -134,6 +134,15 @@ std::optional<Entry> entryOf(const TSK_FS_FILE *file, QByteArrayView parent)
     // FAT's volume label is an attribute of the volume, not a file; TSK names it this way.
     if (QByteArrayView(name).endsWith("(Volume Label Entry)"))
         return std::nullopt;
+    // exFAT's special root entries (allocation bitmap, upcase table, ...), which TSK shows as files.
+    if (name[0] == '$' && file->fs_info && file->fs_info->ftype == TSK_FS_TYPE_EXFAT && (parent.isEmpty() || parent == "/")) {
+        // TSK's names (tsk_exfatfs.h, which cannot be included outside TSK's own tree).
+        static const char *special[] = {"$ALLOC_BITMAP", "$UPCASE_TABLE", "$VOLUME_GUID", "$TEX_FAT", "$ACCESS_CONTROL_TABLE",
+                                        "$EMPTY_VOLUME_LABEL"};
+        for (const char *s : special)
+            if (!strcmp(name, s))
+                return std::nullopt;
+    }
     Entry e;
     e.path = parent.toByteArray() + name;
     if (e.path.startsWith('/'))
