@@ -264,6 +264,7 @@ void MainWindow::showOpened(OpenedSpec opened)
     setWindowTitle(tr("%1 — ArchiveScope").arg(name + inner));
     model_->clear();
     wholeLayers_.clear();
+    pendingReveal_.clear();
     claimedFolders_.clear();
     details_->showSource(opened.spec, opened.size, opened.formatName,
                          opened.container ? opened.container->info() : QJsonObject(), opened.head, opened.imageInfo, opened.allocation);
@@ -277,10 +278,36 @@ void MainWindow::showOpened(OpenedSpec opened)
     current_ = std::move(opened);
     if (current_->container) {
         const int32_t layer = model_->addLayer(current_->container, current_->location.isDirectory() ? spec.section(QStringLiteral("!/"), 0, -2) : spec);
+        if (current_->location.isDirectory())
+            pendingReveal_ = current_->location.directory;
         startListing(layer);
     }
     updateStatus();
     Q_EMIT this->opened(spec, true);
+}
+
+void MainWindow::revealPending()
+{
+    if (pendingReveal_.isEmpty())
+        return;
+    const EntryTree &tree = model_->tree();
+    int32_t node = EntryTree::kRoot;
+    for (const QByteArray &part : pendingReveal_.split('/')) {
+        int32_t found = -1;
+        for (int row = 0; row < tree.childCount(node) && found < 0; ++row) {
+            if (tree.name(tree.child(node, row)) == QByteArrayView(part))
+                found = tree.child(node, row);
+        }
+        if (found < 0)
+            return; // not listed yet: the next batch tries again
+        node = found;
+        if (tree.isDirectoryLike(node))
+            tree_->expand(proxy_->mapFromSource(model_->indexOf(node))); // lists it, if read on expansion
+    }
+    pendingReveal_.clear();
+    const QModelIndex index = proxy_->mapFromSource(model_->indexOf(node));
+    tree_->setCurrentIndex(index);
+    tree_->scrollTo(index);
 }
 
 void MainWindow::readRemainingFolders()
@@ -333,6 +360,7 @@ void MainWindow::startListing(int32_t layer, int32_t folder)
                 const EntryTree &entries = model_->tree();
                 if (layer == 0 && entries.childCount(EntryTree::kRoot) == 1)
                     tree_->expand(proxy_->mapFromSource(model_->indexOf(entries.child(EntryTree::kRoot, 0))));
+                revealPending();
             }
             if (batch.error)
                 showError(model_->tree().layer(layer).spec, *batch.error);

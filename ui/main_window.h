@@ -86,6 +86,9 @@ private:
     // Of a batch of the whole layer's entries, those whose folder has no listing of its own.
     std::vector<Entry> unreadOnly(int32_t layer, std::vector<Entry> entries);
     void expandNested(int32_t node);
+    // Opened on a directory inside a container: expands the tree down to it as its folders
+    // arrive (read on expansion where the container reads folder by folder), then selects it.
+    void revealPending();
     void selectionChanged();
     void updateStatus();
     QStringList extractForDrag(const QList<int32_t> &nodes);
@@ -106,6 +109,7 @@ private:
     RecentFiles recent_;
     std::optional<OpenedSpec> current_;
     QList<QFutureWatcher<ListingBatch> *> listings_;
+    QByteArray pendingReveal_; // directory path still to expand down to ("" = none)
     QSet<int32_t> wholeLayers_; // layers read folder by folder whose every folder has been read (or is being)
     QHash<int32_t, QSet<int32_t>> claimedFolders_; // per layer: folders whose children its whole listing brings
     QFutureWatcher<ExtractSummary> *extraction_ = nullptr;

@@ -204,6 +204,22 @@ private Q_SLOTS:
         window.treeView()->expand(deep);
         QVERIFY(!window.isBusy());
     }
+
+    void openingAFolderRevealsIt()
+    {
+        // A SPEC naming a folder deep in a filesystem: the tree is expanded down to it, reading
+        // each folder on the way, and the folder is selected with its files listed.
+        ui::MainWindow window;
+        window.show();
+        const QString spec = test::dataPath(QStringLiteral("images/gpt.v3.qcow2")) + QStringLiteral("!/p2!/deep/a/b/c/d/e/f");
+        QVERIFY(openAndWait(window, spec));
+        QTRY_VERIFY_WITH_TIMEOUT(window.treeView()->currentIndex().data().toString() == QStringLiteral("f"), 20000);
+        const QModelIndex f = window.treeView()->currentIndex();
+        QTRY_VERIFY_WITH_TIMEOUT(findByName(window.proxy(), QStringLiteral("deep.txt"), f).isValid(), 20000);
+        QVERIFY(window.treeView()->isExpanded(f.parent()));
+        QCOMPARE(window.model()->tree().spec(window.model()->nodeOf(window.proxy()->mapToSource(f))),
+                 test::dataPath(QStringLiteral("images/gpt.v3.qcow2")) + QStringLiteral("!/p2!/deep/a/b/c/d/e/f"));
+    }
 };
 
 QTEST_MAIN(TestDiskImageView)
