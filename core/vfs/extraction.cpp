@@ -32,9 +32,12 @@ QString errnoText(int err) { return QString::fromLocal8Bit(strerror(err)); }
 // The refusal for a name already taken, whether seen before writing or by the rename.
 QString existsText() { return QStringLiteral("exists (use --overwrite to replace it)"); }
 
+// An open directory shared by the entries extracted into it (and by their pending renames).
+using DirFd = std::shared_ptr<const Fd>;
+
 // A file written under a temporary name, waiting for the batch's sync before its rename.
 struct PendingFile {
-    Fd parent;
+    DirFd parent;
     QByteArray temp;
     QByteArray name;
     QByteArray path;
@@ -75,9 +78,16 @@ public:
     }
 
     // Opens the directory holding `path`'s last component, creating missing directories when
-    // `create`. Refuses to pass through anything that is not a real directory.
-    Result<Fd> openParent(const QList<QByteArray> &parts, bool create)
+    // `create`. Refuses to pass through anything that is not a real directory. The last one
+    // opened is kept: archives list siblings together, and a directory once opened this way
+    // stays the same directory (extraction never replaces a directory).
+    Result<DirFd> openParent(const QList<QByteArray> &parts, bool create)
     {
+        QByteArray key;
+        for (qsizetype i = 0; i + 1 < parts.size(); ++i)
+            key += parts[i] + '/';
+        if (lastParent_ && key == lastParentKey_)
+            return lastParent_;
         Fd current(::dup(root_.get()));
         for (qsizetype i = 0; i + 1 < parts.size(); ++i) {
             const QByteArray &part = parts[i];
@@ -97,7 +107,9 @@ public:
             }
             current = Fd(fd);
         }
-        return current;
+        lastParent_ = std::make_shared<const Fd>(std::move(current));
+        lastParentKey_ = key;
+        return lastParent_;
     }
 
     void refuse(const QByteArray &path, const QString &reason)
@@ -124,8 +136,9 @@ public:
         return true;
     }
 
-    Result<bool> extractFile(const Entry &entry, const Container::ContentReader &read, int parent, const QByteArray &name)
+    Result<bool> extractFile(const Entry &entry, const Container::ContentReader &read, const DirFd &directory, const QByteArray &name)
     {
+        const int parent = directory->get();
         if (!makeRoom(parent, name, entry.path, true))
             return true;
         QByteArray temp;
@@ -198,7 +211,7 @@ public:
             ::futimens(out.get(), times);
         }
         out.reset();
-        pending_.push_back({Fd(::dup(parent)), temp, name, entry.path});
+        pending_.push_back({directory, temp, name, entry.path});
         pendingBytes_ += report_.bytes - bytesBefore;
         if (pending_.size() >= kBatchFiles || pendingBytes_ >= kBatchBytes)
             commitPending();
@@ -215,7 +228,7 @@ public:
         const int syncErr = errno;
         const unsigned flags = options_.overwrite ? 0 : RENAME_NOREPLACE;
         for (PendingFile &file : pending_) {
-            const int parent = file.parent.get();
+            const int parent = file.parent->get();
             if (!synced) {
                 ::unlinkat(parent, file.temp.constData(), 0);
                 refuse(file.path, QStringLiteral("sync failed: %1").arg(errnoText(syncErr)));
@@ -236,10 +249,11 @@ public:
 
     // cpio: the last member of a hardlink group carries the data. Write it under this name, then
     // make the earlier (empty) member a link to it, as the archive meant.
-    Result<bool> extractLinkWithData(const Entry &entry, const Container::ContentReader &read, int dirfd, const QByteArray &name)
+    Result<bool> extractLinkWithData(const Entry &entry, const Container::ContentReader &read, const DirFd &directory, const QByteArray &name)
     {
+        const int dirfd = directory->get();
         const uint64_t filesBefore = report_.files;
-        auto written = extractFile(entry, read, dirfd, name);
+        auto written = extractFile(entry, read, directory, name);
         commitPending(); // the link below needs the file under its name
         if (!written || !*written || report_.files == filesBefore)
             return written;
@@ -253,13 +267,13 @@ public:
             return true;
         auto targetParent = openParent(targetParts, false);
         struct stat st {};
-        if (!targetParent || ::fstatat(targetParent->get(), targetParts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        if (!targetParent || ::fstatat((*targetParent)->get(), targetParts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
             !S_ISREG(st.st_mode) || st.st_size != 0)
             return true;
         const QByteArray temp = ".archivescope-tmp-" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
-        if (::linkat(dirfd, name.constData(), targetParent->get(), temp.constData(), 0) == 0 &&
-            ::renameat(targetParent->get(), temp.constData(), targetParent->get(), targetParts.last().constData()) != 0)
-            ::unlinkat(targetParent->get(), temp.constData(), 0);
+        if (::linkat(dirfd, name.constData(), (*targetParent)->get(), temp.constData(), 0) == 0 &&
+            ::renameat((*targetParent)->get(), temp.constData(), (*targetParent)->get(), targetParts.last().constData()) != 0)
+            ::unlinkat((*targetParent)->get(), temp.constData(), 0);
         return true;
     }
 
@@ -284,7 +298,8 @@ public:
             return true;
         }
         const QByteArray &name = parts.last();
-        const int dirfd = parent->get();
+        const DirFd directory = *parent;
+        const int dirfd = directory->get();
         // Links and special files look at names already extracted: pending files take theirs first.
         if (entry.type != EntryType::File && entry.type != EntryType::Dir && entry.type != EntryType::Partition)
             commitPending();
@@ -306,7 +321,7 @@ public:
             return true;
         }
         case EntryType::File:
-            return extractFile(entry, read, dirfd, name);
+            return extractFile(entry, read, directory, name);
         case EntryType::Symlink:
             if (!makeRoom(dirfd, name, entry.path, false))
                 return true;
@@ -318,7 +333,7 @@ public:
             return true;
         case EntryType::Hardlink: {
             if (entry.size > 0 && entry.size != kUnknown)
-                return extractLinkWithData(entry, read, dirfd, name);
+                return extractLinkWithData(entry, read, directory, name);
             bool targetUnsafe = false;
             const QList<QByteArray> targetParts = entry.target.split('/');
             for (const QByteArray &part : targetParts)
@@ -329,14 +344,14 @@ public:
             }
             auto targetParent = openParent(targetParts, false);
             struct stat st {};
-            if (!targetParent || ::fstatat(targetParent->get(), targetParts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            if (!targetParent || ::fstatat((*targetParent)->get(), targetParts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
                 !S_ISREG(st.st_mode)) {
                 refuse(entry.path, QStringLiteral("hardlink target '%1' was not extracted").arg(QString::fromUtf8(entry.target)));
                 return true;
             }
             if (!makeRoom(dirfd, name, entry.path, false))
                 return true;
-            if (::linkat(targetParent->get(), targetParts.last().constData(), dirfd, name.constData(), 0) != 0) {
+            if (::linkat((*targetParent)->get(), targetParts.last().constData(), dirfd, name.constData(), 0) != 0) {
                 refuse(entry.path, QStringLiteral("cannot create hardlink: %1").arg(errnoText(errno)));
                 return true;
             }
@@ -350,7 +365,7 @@ public:
             refuse(entry.path, QStringLiteral("%1: special files are not extracted").arg(entryTypeName(entry.type)));
             return true;
         case EntryType::Partition:
-            return extractFile(entry, read, dirfd, name);
+            return extractFile(entry, read, directory, name);
         }
         return true;
     }
@@ -363,10 +378,10 @@ public:
             auto parent = openParent(parts, false);
             if (!parent)
                 continue;
-            ::fchmodat(parent->get(), parts.last().constData(), (it->mode & 0777) | 0700, AT_SYMLINK_NOFOLLOW);
+            ::fchmodat((*parent)->get(), parts.last().constData(), (it->mode & 0777) | 0700, AT_SYMLINK_NOFOLLOW);
             if (it->hasMtime) {
                 const timespec times[2] = {{it->mtime, long(it->mtimeNsec)}, {it->mtime, long(it->mtimeNsec)}};
-                ::utimensat(parent->get(), parts.last().constData(), times, AT_SYMLINK_NOFOLLOW);
+                ::utimensat((*parent)->get(), parts.last().constData(), times, AT_SYMLINK_NOFOLLOW);
             }
         }
     }
@@ -384,6 +399,8 @@ private:
     std::vector<PendingDirectory> directories_;
     std::vector<PendingFile> pending_;
     uint64_t pendingBytes_ = 0;
+    DirFd lastParent_;        // the directory openParent opened last, and its path ("a/b/")
+    QByteArray lastParentKey_;
 };
 
 } // namespace

@@ -91,12 +91,23 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(binary));
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        // Its own settings: the user's recent files stay untouched, and no other process's
+        // settings lock can hold this one up.
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir_.filePath(QStringLiteral("config")));
         for (const QStringList &files : {QStringList{QStringLiteral(TEST_DATA_DIR "/pxar/tiny.pxar")},
                                          QStringList{QStringLiteral(TEST_DATA_DIR "/pxar/tiny.pxar"), QStringLiteral(TEST_DATA_DIR "/images/gpt.v3.qcow2")}}) {
             QProcess app;
             app.setProcessEnvironment(env);
             app.start(binary, QStringList{QStringLiteral("--exit-after-open")} + files);
-            QVERIFY(app.waitForFinished(30000));
+            if (!app.waitForFinished(60000)) {
+                // Say where it stands before failing: its output so far and, with gdb, its threads.
+                QByteArray stacks;
+                if (test::haveTool(QStringLiteral("gdb")))
+                    stacks = test::run(QStringLiteral("gdb"), {QStringLiteral("-batch"), QStringLiteral("-p"), QString::number(app.processId()),
+                                                              QStringLiteral("-ex"), QStringLiteral("thread apply all bt")}, 60000).out;
+                QFAIL(qPrintable(QStringLiteral("still running after 60 s; output: %1\n%2")
+                                     .arg(QString::fromUtf8(app.readAllStandardOutput() + app.readAllStandardError()), QString::fromUtf8(stacks))));
+            }
             const QByteArray out = app.readAllStandardOutput();
             for (const QString &f : files)
                 QVERIFY2(out.contains("opened " + f.toUtf8()), out.constData());
