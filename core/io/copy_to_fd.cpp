@@ -2,6 +2,7 @@
 
 #include <QThread>
 #include <atomic>
+#include <cstring>
 #include <cerrno>
 #include <fcntl.h>
 #include <memory>
@@ -32,6 +33,54 @@ Result<size_t> writeAll(int fd, const char *data, size_t size, std::optional<uin
         if (n < 0)
             return Error::system(fdName, at ? QStringLiteral("pwrite") : QStringLiteral("write"), errno);
         done += size_t(n);
+    }
+    return done;
+}
+
+bool allZero(const char *data, size_t size)
+{
+    // Word-wise OR: the compiler vectorises it; zero blocks are rare enough that an early exit
+    // on the first word usually ends the test at once.
+    uint64_t acc = 0;
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+        uint64_t word;
+        memcpy(&word, data + i, 8);
+        acc |= word;
+        if ((i & 511) == 0 && acc)
+            return false;
+    }
+    for (; i < size; ++i)
+        acc |= uint8_t(data[i]);
+    return acc == 0;
+}
+
+// Writes `data` at `at` of a file already truncated to its final size, leaving whole zero blocks
+// of kMinHole bytes (aligned in the output) as holes, as `qemu-img convert` and
+// `cp --sparse=always` do: allocated image blocks often hold free filesystem space.
+Result<size_t> writeSparse(int fd, const char *data, size_t size, uint64_t at, const QString &fdName)
+{
+    size_t done = 0;
+    while (done < size) {
+        // The block containing position done, cut at the next kMinHole boundary of the output.
+        const uint64_t pos = at + done;
+        const size_t block = size_t(std::min<uint64_t>(kMinHole - pos % kMinHole, size - done));
+        if (block == kMinHole && allZero(data + done, block)) {
+            done += block;
+            continue;
+        }
+        // A run of blocks up to the next whole zero block.
+        size_t end = done + block;
+        while (end < size) {
+            const size_t next = std::min<size_t>(kMinHole, size - end);
+            if (next == kMinHole && allZero(data + end, next))
+                break;
+            end += next;
+        }
+        auto written = writeAll(fd, data + done, end - done, pos, fdName);
+        if (!written)
+            return written;
+        done = end;
     }
     return done;
 }
@@ -71,7 +120,7 @@ Result<void> copyRange(const ByteSource &source, int fd, uint64_t base, uint64_t
             return std::move(got).error();
         if (*got == 0)
             return Error::format(source.name(), at, QStringLiteral("source ended early"));
-        auto written = writeAll(fd, buffer.data(), *got, base + at, fdName);
+        auto written = writeSparse(fd, buffer.data(), *got, base + at, fdName);
         if (!written)
             return std::move(written).error();
         at += *got;

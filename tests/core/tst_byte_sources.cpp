@@ -1,6 +1,7 @@
 // Every byte source returns exactly the right bytes: random offsets/lengths (seeded), at and past
 // EOF, zero length, a 0-byte file, a sparse file larger than 4 GiB; and files are opened read-only.
 
+#include "io/copy_to_fd.h"
 #include "io/file_source.h"
 #include "io/memory_source.h"
 #include "io/mmap_source.h"
@@ -90,6 +91,38 @@ private Q_SLOTS:
             QCOMPARE(source->size(), uint64_t(0));
             QCOMPARE(*source->readAt(0, std::span(buf, 8)), size_t(0));
         }
+    }
+
+    // Copying into a regular file leaves whole zero blocks inside data as holes (as qemu-img
+    // convert and cp --sparse=always do) and the bytes read back identical; zero runs shorter
+    // than a block or not aligned to one are written.
+    void copyLeavesZeroBlocksAsHoles()
+    {
+        QByteArray bytes = test::seededBytes(3 * 1024 * 1024 + 5000, 9);
+        for (qsizetype i = 100; i < 8000; ++i) // zeros covering no whole aligned block
+            bytes[i] = 0;
+        for (qsizetype i = 1024 * 1024; i < 2 * 1024 * 1024; ++i) // 1 MiB of aligned zero blocks
+            bytes[i] = 0;
+        for (qsizetype i = 3 * 1024 * 1024 + 10; i < 3 * 1024 * 1024 + 4000; ++i) // short run near the end
+            bytes[i] = 0;
+        MemorySource source(bytes);
+        const QString path = dir_.filePath(QStringLiteral("copied"));
+        const int fd = ::open(path.toLocal8Bit().constData(), O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0644);
+        QVERIFY(fd >= 0);
+        auto copied = copyToFd(source, fd, path);
+        QVERIFY(copied.ok());
+        QCOMPARE(copied->bytes, quint64(bytes.size()));
+        // The 1 MiB of zeros starts a hole wherever the filesystem keeps holes.
+        const off_t hole = ::lseek(fd, 0, SEEK_HOLE);
+        const off_t dataAfter = ::lseek(fd, 1024 * 1024, SEEK_DATA);
+        ::close(fd);
+        if (hole < off_t(bytes.size())) {
+            QCOMPARE(hole, off_t(1024 * 1024));
+            QCOMPARE(dataAfter, off_t(2 * 1024 * 1024));
+        }
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll() == bytes);
     }
 
     void sparseOver4GiB()
