@@ -139,6 +139,64 @@ private Q_SLOTS:
         }
     }
 
+    // The other image formats made by qemu-img: truncated, flipped, and with their block tables
+    // (VDI blocks map, VHD BAT, VHDX BAT, VMDK grain directory) pointing past the end of the file.
+    void otherImageFormats()
+    {
+        const QString raw = dir_.filePath(QStringLiteral("disk.raw"));
+        static const QByteArray vhdxBatGuid = QByteArray::fromHex("6677c22d23f600429d64115e9bfd4a08");
+        auto le32 = [](quint32 v) { QByteArray b(4, 0); for (int i = 0; i < 4; ++i) b[i] = char(v >> (8 * i)); return b; };
+        auto le64 = [](quint64 v) { QByteArray b(8, 0); for (int i = 0; i < 8; ++i) b[i] = char(v >> (8 * i)); return b; };
+        auto readLe = [](const QByteArray &b, qsizetype at, int n) { quint64 v = 0; for (int i = n - 1; i >= 0; --i) v = (v << 8) | quint8(b[at + i]); return v; };
+        auto readBe = [](const QByteArray &b, qsizetype at, int n) { quint64 v = 0; for (int i = 0; i < n; ++i) v = (v << 8) | quint8(b[at + i]); return v; };
+        for (const QString &format : {QStringLiteral("vdi"), QStringLiteral("vpc"), QStringLiteral("vhdx"), QStringLiteral("vmdk")}) {
+            const QString made = dir_.filePath(QStringLiteral("made.") + format);
+            QCOMPARE(test::run(QStringLiteral("qemu-img"), {QStringLiteral("convert"), QStringLiteral("-f"), QStringLiteral("raw"), QStringLiteral("-O"), format, raw, made}).exitCode, 0);
+            QFile f(made);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray image = f.readAll();
+            const QString ext = QStringLiteral(".") + format;
+            for (int cut : {1, 3, 5, 9, 17})
+                expectClean(catLimited(test::writeFile(dir_, QStringLiteral("cut%1").arg(cut) + ext, image.left(image.size() * cut / 20))),
+                            dir_.filePath(QStringLiteral("cut%1").arg(cut) + ext), false);
+            for (int i = 0; i < 20; ++i) {
+                QByteArray copy = image;
+                const qsizetype at = qsizetype((quint64(i + 7) * 2654435761u) % quint64(std::min<qsizetype>(copy.size(), 1 << 20)));
+                copy[at] = char(copy[at] ^ (1 << (i % 8)));
+                const QString path = test::writeFile(dir_, QStringLiteral("flip") + ext, copy);
+                expectClean(catLimited(path), path, false);
+            }
+            // The table entries of the first blocks, pointing far past the end.
+            QByteArray broken = image;
+            if (format == QLatin1String("vdi")) {
+                const qsizetype map = qsizetype(readLe(image, 0x154, 4));
+                for (int i = 0; i < 4; ++i)
+                    broken.replace(map + 4 * i, 4, le32(0x7ffffff0u - quint32(i)));
+            } else if (format == QLatin1String("vpc")) {
+                const qsizetype dynamic = qsizetype(readBe(image, 16, 8));
+                const qsizetype bat = qsizetype(readBe(image, dynamic + 16, 8));
+                for (int i = 0; i < 4; ++i)
+                    broken.replace(bat + 4 * i, 4, be32(0x7ffffff0u - quint32(i)));
+            } else if (format == QLatin1String("vhdx")) {
+                const qsizetype regions = 192 * 1024;
+                QVERIFY(image.mid(regions, 4) == "regi");
+                qsizetype bat = -1;
+                for (quint64 e = 0; e < readLe(image, regions + 8, 4) && e < 16; ++e)
+                    if (image.mid(regions + 16 + qsizetype(e) * 32, 16) == vhdxBatGuid)
+                        bat = qsizetype(readLe(image, regions + 16 + qsizetype(e) * 32 + 16, 8));
+                QVERIFY(bat > 0);
+                for (int i = 0; i < 4; ++i) // fully present, at 1 TiB
+                    broken.replace(bat + 8 * i, 8, le64(((quint64(1) << 40) + (quint64(i) << 20)) | 6));
+            } else {
+                QVERIFY(image.startsWith("KDMV"));
+                const qsizetype gd = qsizetype(readLe(image, 56, 8) * 512);
+                broken.replace(gd, 4, le32(0x7ffffff0u));
+            }
+            const QString path = test::writeFile(dir_, QStringLiteral("past-eof") + ext, broken);
+            expectClean(catLimited(path), path, true);
+        }
+    }
+
     void damagedPartitionTables()
     {
         QByteArray mbr(1 << 20, '\0');

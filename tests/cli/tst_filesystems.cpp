@@ -12,6 +12,7 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QElapsedTimer>
 #include <QTest>
 
 using namespace asc;
@@ -165,6 +166,46 @@ private Q_SLOTS:
             QVERIFY2(listed.out.isEmpty(), listed.out.constData());
             auto info = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), spec});
             QCOMPARE(QJsonDocument::fromJson(info.out).object()[QStringLiteral("filesystem")].toString(), QStringLiteral("exfat"));
+        }
+    }
+
+    void cyclicFatChain()
+    {
+        // A FAT16 file whose cluster chain points back at itself: reading it ends (with the bytes
+        // its size allows, or an error naming the file) within seconds, in bounded memory.
+        if (!test::haveTool(QStringLiteral("mkfs.vfat")) || !test::haveTool(QStringLiteral("mcopy")))
+            QSKIP("dosfstools/mtools not installed");
+        const QString image = scratch_.filePath(QStringLiteral("fat16-loop.img"));
+        test::writeFile(scratch_, QStringLiteral("loop-content.bin"), test::seededBytes(300000, 4));
+        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
+            QStringLiteral("set -e; cd \"$1\"; rm -f fat16-loop.img; mkfs.vfat -F 16 -C fat16-loop.img 16384 >/dev/null; mcopy -i fat16-loop.img loop-content.bin ::/big.bin"),
+            QStringLiteral("sh"), scratch_.path()});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        QFile f(image);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray bytes = f.readAll();
+        const auto u16 = [&](qsizetype at) { return int(quint8(bytes[at])) | int(quint8(bytes[at + 1])) << 8; };
+        const qsizetype fat = qsizetype(u16(11)) * u16(14);
+        const qsizetype fatBytes = qsizetype(u16(11)) * u16(22);
+        QCOMPARE(u16(fat + 4), 3); // the file starts at cluster 2 and goes on to 3
+        for (int copy = 0; copy < int(quint8(bytes[16])); ++copy) {
+            bytes[fat + copy * fatBytes + 4] = 2; // cluster 2 -> cluster 2
+            bytes[fat + copy * fatBytes + 5] = 0;
+        }
+        f.seek(0);
+        f.write(bytes);
+        f.close();
+        for (const QString &command : {QStringLiteral("cat"), QStringLiteral("extract")}) {
+            QElapsedTimer timer;
+            timer.start();
+            const QString args = command == QLatin1String("cat") ? QStringLiteral("cat \"$1!/big.bin\" > /dev/null")
+                                                                 : QStringLiteral("extract \"$1\" -C \"$1.out\" > /dev/null");
+            auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("ulimit -v 1048576; exec \"$0\" ") + args,
+                                                          QStringLiteral(CLI_PATH), image}, 30000);
+            QVERIFY2(r.exitCode == 0 || r.exitCode == 1, qPrintable(command + QStringLiteral(": exit %1 ").arg(r.exitCode) + QString::fromUtf8(r.err)));
+            if (r.exitCode == 1)
+                QVERIFY2(r.err.contains("fat16-loop.img"), r.err.constData());
+            QVERIFY2(timer.elapsed() < 10000, qPrintable(command));
         }
     }
 
