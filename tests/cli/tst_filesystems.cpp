@@ -1,8 +1,9 @@
 // Filesystems inside disks and images: every file of the reference disks' .files.tsv lists
 // (FAT12/16/32, ext2, ext4 partitions; the ISO) is found by `ls` and `cat` matches its sha256,
 // through the raw disks and through every container format they come in; filesystems made at
-// test time by real tools (mkfs.vfat, mkfs.ext4 -d, mkfs.ntfs when present) likewise; corrupted
-// filesystems fail cleanly.
+// test time by real tools (mkfs.vfat, mkfs.ext4 -d, mkfs.ntfs + ntfscp, mkfs.exfat) likewise;
+// corrupted filesystems (truncated, bad superblock, a cyclic FAT chain, an extent tree that loops)
+// end cleanly.
 
 #include "fixtures.h"
 #include "test_files.h"
@@ -13,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace asc;
@@ -207,6 +209,58 @@ private Q_SLOTS:
                 QVERIFY2(r.err.contains("fat16-loop.img"), r.err.constData());
             QVERIFY2(timer.elapsed() < 10000, qPrintable(command));
         }
+    }
+
+    void extentTreeLoop()
+    {
+        // An ext4 file with an extent tree one level deep (40 separate runs); its leaf is turned
+        // into an index node whose entries point back at itself: reading it fails with a message
+        // naming the file, no crash, no hang.
+        if (!test::haveTool(QStringLiteral("mkfs.ext4")) || !test::haveTool(QStringLiteral("debugfs")))
+            QSKIP("e2fsprogs not installed");
+        QDir().mkpath(scratch_.filePath(QStringLiteral("frag")));
+        {
+            QFile frag(scratch_.filePath(QStringLiteral("frag/frag.bin")));
+            QVERIFY(frag.open(QIODevice::WriteOnly));
+            for (int i = 0; i < 40; ++i) {
+                QVERIFY(frag.seek(qint64(i) * 65536));
+                frag.write(test::seededBytes(4096, quint32(i)));
+            }
+        }
+        const QString image = scratch_.filePath(QStringLiteral("extent-loop.img"));
+        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
+            QStringLiteral("set -e; cd \"$1\"; rm -f extent-loop.img; mkfs.ext4 -q -F -b 1024 -d frag extent-loop.img 8M; "
+                           "debugfs -R 'stat /frag.bin' extent-loop.img 2>/dev/null"), QStringLiteral("sh"), scratch_.path()});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("\\(ETB0\\):(\\d+)")).match(QString::fromUtf8(made.out));
+        QVERIFY2(m.hasMatch(), made.out.constData());
+        const qsizetype leaf = m.captured(1).toLongLong() * 1024;
+        QFile f(image);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray bytes = f.readAll();
+        QCOMPARE(quint8(bytes[leaf]), quint8(0x0a)); // extent header magic 0xF30A
+        QCOMPARE(quint8(bytes[leaf + 1]), quint8(0xf3));
+        const int entries = int(quint8(bytes[leaf + 2])) | int(quint8(bytes[leaf + 3])) << 8;
+        bytes[leaf + 6] = 1; // depth 1: an index node
+        for (int i = 0; i < entries; ++i) {
+            const qsizetype entry = leaf + 12 + 12 * i;
+            const quint32 self = quint32(leaf / 1024);
+            for (int k = 0; k < 4; ++k)
+                bytes[entry + 4 + k] = char(self >> (8 * k)); // ei_leaf: this very block
+            for (int k = 8; k < 12; ++k)
+                bytes[entry + k] = 0;
+        }
+        f.seek(0);
+        f.write(bytes);
+        f.close();
+        QElapsedTimer timer;
+        timer.start();
+        auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("ulimit -v 1048576; exec \"$0\" cat \"$1!/frag.bin\" > /dev/null"),
+                                                      QStringLiteral(CLI_PATH), image}, 30000);
+        QVERIFY2(r.exitCode == 1, qPrintable(QStringLiteral("exit %1 ").arg(r.exitCode) + QString::fromUtf8(r.err)));
+        QVERIFY2(r.err.contains("extent-loop.img!/frag.bin") && r.err.contains("offset"), r.err.constData());
+        QVERIFY(timer.elapsed() < 10000);
+        QCOMPARE(test::runCli({QStringLiteral("ls"), image}).exitCode, 0); // the listing itself is fine
     }
 
     void corruptedFilesystems()
