@@ -59,7 +59,17 @@ static Result<OpenedSpec> openSpec(const QString &spec)
 
 QFuture<Result<OpenedSpec>> openSpecAsync(const QString &spec)
 {
-    return QtConcurrent::run(openSpec, spec);
+    return QtConcurrent::run([spec]() -> Result<OpenedSpec> {
+        // An exception escaping a task would skip the window's continuation and leave it
+        // "Opening…" for ever: it becomes an error value like any other.
+        try {
+            return openSpec(spec);
+        } catch (const std::exception &e) {
+            return Error::make(ErrorKind::Format, spec, QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what())));
+        } catch (...) {
+            return Error::make(ErrorKind::Format, spec, QStringLiteral("internal error"));
+        }
+    });
 }
 
 } // namespace asc::ui

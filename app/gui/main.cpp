@@ -60,16 +60,20 @@ int main(int argc, char **argv)
     if (parser.isSet(QStringLiteral("exit-after-open"))) {
         // Each window reports its file; quit when all have answered.
         auto pending = std::make_shared<int>(int(files.size()));
-        auto report = [pending](const QString &spec, bool ok) {
-            std::printf("%s %s\n", ok ? "opened" : "failed", qPrintable(spec));
+        auto report = [pending](asc::ui::MainWindow *w, const QString &spec, bool ok) {
+            if (ok)
+                std::printf("opened %s\n", qPrintable(spec));
+            else
+                std::printf("failed %s: %s\n", qPrintable(spec), qPrintable(w->bannerText()));
             std::fflush(stdout);
             if (--*pending <= 0)
                 QApplication::quit();
         };
-        QObject::connect(&windows, &asc::ui::WindowSet::windowOpened, &windows, [report](asc::ui::MainWindow *w) {
-            QObject::connect(w, &asc::ui::MainWindow::opened, w, report);
-        });
-        QObject::connect(&window, &asc::ui::MainWindow::opened, &window, report);
+        auto watch = [report](asc::ui::MainWindow *w) {
+            QObject::connect(w, &asc::ui::MainWindow::opened, w, [report, w](const QString &spec, bool ok) { report(w, spec, ok); });
+        };
+        QObject::connect(&windows, &asc::ui::WindowSet::windowOpened, &windows, watch);
+        watch(&window);
         if (files.isEmpty())
             return 0;
     }
