@@ -1,5 +1,7 @@
 #include "details_pane.h"
 
+#include "when_finished.h"
+
 #include "allocation_map.h"
 #include "entry_tree_model.h"
 #include "hex_view.h"
@@ -142,12 +144,13 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
         return;
     QPointer<DetailsPane> self(this);
     ContainerPtr container = layer.container;
-    QtConcurrent::run([container, entry]() -> Result<QByteArray> {
+    auto head = QtConcurrent::run([container, entry]() -> Result<QByteArray> {
         auto content = container->open(entry);
         if (!content)
             return std::move(content).error();
         return readHead(**content);
-    }).then(this, [self, generation](Result<QByteArray> head) {
+    });
+    whenFinished(this, std::move(head), [self, generation](Result<QByteArray> head) {
         if (!self || generation != self->generation_)
             return;
         if (head)

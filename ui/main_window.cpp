@@ -7,6 +7,7 @@
 #include "extract_job.h"
 #include "hex_view.h"
 #include "listing_job.h"
+#include "when_finished.h"
 #include "units.h"
 #include "version.h"
 
@@ -243,7 +244,7 @@ void MainWindow::openSpec(const QString &spec)
     statusBar()->showMessage(tr("Opening %1…").arg(spec));
     updateStatus();
     QPointer<MainWindow> self(this);
-    openSpecAsync(spec).then(this, [self, generation, spec](Result<OpenedSpec> result) {
+    whenFinished(this, openSpecAsync(spec), [self, generation, spec](Result<OpenedSpec> result) {
         if (!self || generation != self->generation_)
             return; // a newer open replaced this one
         self->opening_ = false;
@@ -413,7 +414,7 @@ void MainWindow::expandNested(int32_t node)
     const quint64 generation = generation_;
     statusBar()->showMessage(tr("Opening %1…").arg(spec));
     QPointer<MainWindow> self(this);
-    openNestedAsync(parent, tree.entry(node)).then(this, [self, node, spec, generation](Result<ContainerPtr> container) {
+    whenFinished(this, openNestedAsync(parent, tree.entry(node)), [self, node, spec, generation](Result<ContainerPtr> container) {
         if (!self || generation != self->generation_)
             return;
         if (!container) {

@@ -1,5 +1,7 @@
 #include "bench_panel.h"
 
+#include "when_finished.h"
+
 #include "bench/bench_runner.h"
 #include "bench/comparison.h"
 #include "benchmark_chart.h"
@@ -269,7 +271,8 @@ void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to,
     writeStatus_->setText(tr("Writing…"));
     const CancelFlag cancel = writeCancel_;
     QPointer<BenchPanel> self(this);
-    QtConcurrent::run([config, buffers, cancel] { return runWriteBenchSweep(config, buffers, cancel); }).then(this, [self](Result<WriteBenchResult> result) {
+    auto sweep = QtConcurrent::run([config, buffers, cancel] { return runWriteBenchSweep(config, buffers, cancel); });
+    whenFinished(this, std::move(sweep), [self](Result<WriteBenchResult> result) {
         if (!self)
             return;
         self->writing_ = false;
