@@ -114,6 +114,6 @@ print("\nOurs: the core byte source reads runs of host-contiguous clusters with 
       "with memset, compressed clusters through libdeflate/zstd with read-ahead decompression on every core; "
       "`cat` to a regular file skips holes and copies data file-to-file (copy_file_range within one filesystem, pread/pwrite into another such as tmpfs) on two threads. "
       "`uring-qd4` loses speed above 4 MiB per request because it keeps 4 reads of N in flight: 32-64 MiB of buffers "
-      "no longer fit the 32 MiB L3 cache (measured: capping what is in flight at 8 MiB keeps it at 26 GiB/s up to 16 MiB); "
+      "no longer fit the 32 MiB L3 cache; "
       "fio's io_uring engine shows the same at large blocks with many in flight (bench/read_sweep). The sync curve "
       "(`source`, one buffer of N), the one to set against `qemu-img dd`, has no collapse.")

@@ -327,11 +327,11 @@ std::vector<Entry> MainWindow::unreadOnly(int32_t layer, std::vector<Entry> entr
 {
     const EntryTree &tree = model_->tree();
     const EntryTree::Layer &l = tree.layer(layer);
+    QSet<int32_t> &claimed = claimedFolders_[layer];
     std::vector<Entry> kept;
     for (Entry &entry : entries) {
         const qsizetype slash = entry.path.lastIndexOf('/');
         const int32_t parent = slash < 0 ? l.rootNode : l.directories.value(entry.path.left(slash), -1);
-        QSet<int32_t> &claimed = claimedFolders_[layer];
         if (parent >= 0 && !claimed.contains(parent)) {
             if (model_->folderListingStarted(parent))
                 continue; // that folder's own listing brings it

@@ -221,13 +221,14 @@ private Q_SLOTS:
                 std::vector<Entry> folders{Entry{}};
                 folders.front().type = EntryType::Dir;
                 bool first = true;
+                QByteArrayList strays; // entries a folder listing returned that are not its direct children
                 while (!folders.empty()) {
                     const Entry folder = folders.back();
                     folders.pop_back();
                     auto listed = (*lazy)->listDirectory(folder, [&](const Entry &e) {
                         const QByteArray prefix = folder.path.isEmpty() ? QByteArray() : folder.path + '/';
                         if (!e.path.startsWith(prefix) || e.path.indexOf('/', prefix.size()) >= 0)
-                            qWarning() << "not a direct child of" << folder.path << ":" << e.path;
+                            strays << folder.path + " -> " + e.path;
                         seen.insert(e.path, e);
                         if (e.type == EntryType::Dir)
                             folders.push_back(e);
@@ -238,6 +239,7 @@ private Q_SLOTS:
                         QVERIFY2(counted->bytes() - openBytes < (walked->bytes() / 2), qPrintable(fx.name));
                     first = false;
                 }
+                QVERIFY2(strays.isEmpty(), strays.join(", ").constData());
                 QCOMPARE(seen.keys(), all.keys());
                 for (const auto &[path, entry] : all.asKeyValueRange()) {
                     QCOMPARE(int(seen[path].type), int(entry.type));
