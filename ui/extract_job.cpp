@@ -28,9 +28,15 @@ static void extractAll(QPromise<ExtractSummary> &promise, QList<ExtractRequest> 
         summary.report.directories += report->directories;
         summary.report.links += report->links;
         summary.report.bytes += report->bytes;
+        summary.report.skipped += report->skipped;
+        summary.report.replaced += report->replaced;
         before = summary.report.bytes;
         for (const ExtractRefusal &refusal : report->refused)
             summary.refusals << pathText(refusal.path) + QStringLiteral(": ") + refusal.reason;
+        if (report->stopped && report->stopped->kind == ErrorKind::Cancelled && promise.isCanceled()) {
+            summary.error = report->stopped;
+            break;
+        }
         if (report->stopped) {
             summary.error = report->stopped;
             break;
@@ -44,15 +50,24 @@ QFuture<ExtractSummary> extractAsync(QList<ExtractRequest> requests, QString dir
     return QtConcurrent::run(extractAll, std::move(requests), std::move(directory), options);
 }
 
+QString countText(uint64_t n, const QString &one, const QString &many)
+{
+    return QString(n == 1 ? one : many).replace(QStringLiteral("%n"), QString::number(n));
+}
+
 QString describe(const ExtractSummary &summary)
 {
-    QString text = QObject::tr("Extracted %1 files, %2 folders, %3 links (%4)")
-                       .arg(summary.report.files)
-                       .arg(summary.report.directories)
-                       .arg(summary.report.links)
-                       .arg(sizeLabel(summary.report.bytes));
+    const ExtractReport &r = summary.report;
+    QString text = QObject::tr("Extracted %1, %2, %3 (%4)")
+                       .arg(countText(r.files, QObject::tr("%n file"), QObject::tr("%n files")),
+                            countText(r.directories, QObject::tr("%n folder"), QObject::tr("%n folders")),
+                            countText(r.links, QObject::tr("%n link"), QObject::tr("%n links")), sizeLabel(r.bytes));
     if (!summary.refusals.isEmpty())
         text += QObject::tr("; %1 refused").arg(summary.refusals.size());
+    if (r.skipped)
+        text += QObject::tr("; %1 skipped").arg(r.skipped);
+    if (r.replaced)
+        text += QObject::tr("; %1 replaced").arg(r.replaced);
     if (summary.error)
         text += QObject::tr("; stopped: %1").arg(summary.error->toString());
     return text;

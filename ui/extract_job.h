@@ -19,6 +19,8 @@ struct ExtractSummary {
 };
 
 QFuture<ExtractSummary> extractAsync(QList<ExtractRequest> requests, QString directory, ExtractOptions options);
+// "1 file" / "2 files": the form for n, with %n replaced (both forms go through tr()).
+QString countText(uint64_t n, const QString &one, const QString &many);
 // Human summary, e.g. "Extracted 12 files, 3 folders (1.2 MiB); 2 refused".
 QString describe(const ExtractSummary &summary);
 

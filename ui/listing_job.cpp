@@ -1,6 +1,8 @@
 #include "listing_job.h"
 
+#include "formats/archive/name_charset.h"
 #include "formats/format.h"
+#include "vfs/problems.h"
 
 #include <QElapsedTimer>
 #include <QPromise>
@@ -12,6 +14,7 @@ namespace asc::ui {
 static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr container, std::optional<Entry> folder)
 {
     ListingBatch batch;
+    const ProblemScope problems([&batch](const Error &problem) { batch.problems.push_back(problem); });
     QElapsedTimer sinceFlush;
     sinceFlush.start();
     bool first = true;
@@ -46,9 +49,10 @@ QFuture<ListingBatch> listFolderAsync(ContainerPtr container, Entry folder)
     return QtConcurrent::run(listInBatches, std::move(container), std::optional<Entry>(std::move(folder)));
 }
 
-QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry)
+QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry, QByteArray nameCharset)
 {
-    return QtConcurrent::run([parent, entry]() -> Result<ContainerPtr> {
+    return QtConcurrent::run([parent, entry, nameCharset]() -> Result<ContainerPtr> {
+        const NameCharsetScope charset(nameCharset);
         auto content = parent->open(entry);
         if (!content)
             return std::move(content).error();

@@ -12,14 +12,16 @@ namespace asc::ui {
 
 struct ListingBatch {
     std::vector<Entry> entries;
-    std::optional<Error> error; // set on the last batch when listing failed
+    std::vector<Error> problems; // reported while reading these (a damaged header skipped, ...)
+    std::optional<Error> error;  // set on the last batch when listing failed
 };
 
 QFuture<ListingBatch> listAsync(ContainerPtr container);
 // The direct children of one folder (an empty path: the top), for containers read folder by folder.
 QFuture<ListingBatch> listFolderAsync(ContainerPtr container, Entry folder);
 
-// Opens an entry's content as a container (a nested archive) off the UI thread.
-QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry);
+// Opens an entry's content as a container (a nested archive) off the UI thread; legacy names
+// decoded from `nameCharset` (empty: as stored).
+QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry, QByteArray nameCharset);
 
 } // namespace asc::ui

@@ -1,6 +1,9 @@
 #include "main_window.h"
 
+#include "io/byte_text.h"
+
 #include "bench/bench_panel.h"
+#include "conflict_question.h"
 #include "details_pane.h"
 #include "entry_filter_model.h"
 #include "entry_tree_model.h"
@@ -9,9 +12,11 @@
 #include "listing_job.h"
 #include "when_finished.h"
 #include "units.h"
+#include "vfs/path_text.h"
 #include "version.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
@@ -60,12 +65,17 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     layout->setContentsMargins(4, 4, 4, 4);
     banner_ = new QLabel(central);
     banner_->setWordWrap(true);
-    banner_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    banner_->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    banner_->setOpenExternalLinks(false);
     banner_->setAutoFillBackground(true);
     banner_->setForegroundRole(QPalette::HighlightedText);
     banner_->setBackgroundRole(QPalette::Highlight);
     banner_->setMargin(6);
     banner_->hide();
+    connect(banner_, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link == QLatin1String("#problems"))
+            showProblemDetails();
+    });
 
     tree_ = new QTreeView(central);
     tree_->setModel(proxy_);
@@ -122,6 +132,7 @@ MainWindow::~MainWindow()
     for (auto *watcher : listings_)
         watcher->waitForFinished();
     if (extraction_) {
+        extractionStop_->store(true); // a question waiting for an answer gives up
         extraction_->cancel();
         extraction_->waitForFinished();
     }
@@ -190,6 +201,9 @@ void MainWindow::buildMenus()
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
 
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    view->addMenu(buildNameEncodingMenu());
+
     QMenu *benchmark = menuBar()->addMenu(tr("&Benchmark"));
     QAction *runBench = benchmark->addAction(tr("&Run"), bench_, &BenchPanel::run);
     runBench->setShortcut(QKeySequence(Qt::Key_F5));
@@ -202,6 +216,74 @@ void MainWindow::buildMenus()
                               "they read.</p><p>Built with %2.</p>")
                                .arg(programVersion(), libraryVersions().toHtmlEscaped()));
     });
+}
+
+// The charsets legacy archives were written in most often (Ark and 7-Zip offer the same kind of list).
+QMenu *MainWindow::buildNameEncodingMenu()
+{
+    auto *menu = new QMenu(tr("Name &Encoding"), this);
+    menu->setObjectName(QStringLiteral("nameEncoding"));
+    auto *group = new QActionGroup(menu);
+    static const std::pair<const char *, const char *> charsets[] = {
+        {"", QT_TR_NOOP("As Stored")},
+        {"CP437", "DOS Latin US (CP437)"},       {"CP850", "DOS Latin 1 (CP850)"},
+        {"CP866", "DOS Cyrillic (CP866)"},       {"CP1250", "Windows Central European (CP1250)"},
+        {"CP1251", "Windows Cyrillic (CP1251)"}, {"CP1252", "Windows Western (CP1252)"},
+        {"KOI8-R", "Cyrillic (KOI8-R)"},         {"ISO-8859-1", "Western (ISO-8859-1)"},
+        {"ISO-8859-2", "Central European (ISO-8859-2)"}, {"SHIFT_JIS", "Japanese (Shift JIS)"},
+        {"CP932", "Japanese (CP932)"},           {"EUC-JP", "Japanese (EUC-JP)"},
+        {"GBK", "Chinese Simplified (GBK)"},     {"BIG5", "Chinese Traditional (Big5)"},
+        {"EUC-KR", "Korean (EUC-KR)"},
+    };
+    for (const auto &[charset, label] : charsets) {
+        QAction *action = menu->addAction(*charset ? QString::fromLatin1(label) : tr(label));
+        action->setCheckable(true);
+        action->setData(QByteArray(charset));
+        action->setChecked(nameCharset_ == QByteArray(charset));
+        group->addAction(action);
+        const QByteArray chosen(charset);
+        connect(action, &QAction::triggered, this, [this, chosen] { setNameCharset(chosen); });
+    }
+    return menu;
+}
+
+void MainWindow::setNameCharset(const QByteArray &charset)
+{
+    if (charset == nameCharset_)
+        return;
+    nameCharset_ = charset;
+    if (auto *menu = findChild<QMenu *>(QStringLiteral("nameEncoding"))) {
+        for (QAction *action : menu->actions())
+            action->setChecked(action->data().toByteArray() == charset);
+    }
+    if (current_)
+        openSpec(current_->spec); // names are decoded when the archive is read
+}
+
+void MainWindow::noteProblems(const std::vector<Error> &problems)
+{
+    if (problems.empty())
+        return;
+    for (const Error &problem : problems) {
+        const QString line = pathText(textToBytes(problem.toString()));
+        if (!problems_.contains(line))
+            problems_ << line;
+    }
+    const QString file = current_ ? current_->spec : QString();
+    showBanner(tr("%1 reading %2 — the tree shows everything that could be read. <a href=\"#problems\">Details…</a><br>%3")
+                   .arg(countText(uint64_t(problems_.size()), tr("%n problem"), tr("%n problems")), file.toHtmlEscaped(),
+                        problems_.first().toHtmlEscaped()));
+}
+
+void MainWindow::showProblemDetails()
+{
+    QMessageBox box(QMessageBox::Warning, tr("Problems"),
+                    countText(uint64_t(problems_.size()), tr("%n problem was reported while reading the file."),
+                              tr("%n problems were reported while reading the file.")),
+                    QMessageBox::Close, this);
+    box.setObjectName(QStringLiteral("problemDetails"));
+    box.setDetailedText(problems_.join(QLatin1Char('\n')));
+    box.exec();
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -241,10 +323,11 @@ void MainWindow::openSpec(const QString &spec)
     opening_ = true;
     address_->setText(spec);
     banner_->hide();
+    problems_.clear();
     statusBar()->showMessage(tr("Opening %1…").arg(spec));
     updateStatus();
     QPointer<MainWindow> self(this);
-    whenFinished(this, openSpecAsync(spec), [self, generation, spec](Result<OpenedSpec> result) {
+    whenFinished(this, openSpecAsync(spec, nameCharset_), [self, generation, spec](Result<OpenedSpec> result) {
         if (!self || generation != self->generation_)
             return; // a newer open replaced this one
         self->opening_ = false;
@@ -269,6 +352,7 @@ void MainWindow::showOpened(OpenedSpec opened)
     claimedFolders_.clear();
     details_->showSource(opened.spec, opened.size, opened.formatName,
                          opened.container ? opened.container->info() : QJsonObject(), opened.head, opened.imageInfo, opened.allocation);
+    const std::vector<Error> problems = std::move(opened.problems);
     if (!opened.problem.isEmpty())
         showBanner(opened.problem);
     statusBar()->showMessage(tr("%1: %2 bytes").arg(opened.spec).arg(opened.size));
@@ -283,6 +367,7 @@ void MainWindow::showOpened(OpenedSpec opened)
             pendingReveal_ = current_->location.directory;
         startListing(layer);
     }
+    noteProblems(problems);
     updateStatus();
     Q_EMIT this->opened(spec, true);
 }
@@ -363,6 +448,7 @@ void MainWindow::startListing(int32_t layer, int32_t folder)
                     tree_->expand(proxy_->mapFromSource(model_->indexOf(entries.child(EntryTree::kRoot, 0))));
                 revealPending();
             }
+            noteProblems(batch.problems);
             if (batch.error)
                 showError(model_->tree().layer(layer).spec, *batch.error);
         }
@@ -414,7 +500,7 @@ void MainWindow::expandNested(int32_t node)
     const quint64 generation = generation_;
     statusBar()->showMessage(tr("Opening %1…").arg(spec));
     QPointer<MainWindow> self(this);
-    whenFinished(this, openNestedAsync(parent, tree.entry(node)), [self, node, spec, generation](Result<ContainerPtr> container) {
+    whenFinished(this, openNestedAsync(parent, tree.entry(node), nameCharset_), [self, node, spec, generation](Result<ContainerPtr> container) {
         if (!self || generation != self->generation_)
             return;
         if (!container) {
@@ -456,7 +542,8 @@ void MainWindow::updateStatus()
     const bool busy = isBusy();
     stopAction_->setEnabled(!listings_.isEmpty());
     progress_->setVisible(busy || (extraction_ != nullptr));
-    counter_->setText(model_->tree().size() > 1 ? tr("%n entries", nullptr, model_->tree().size() - 1) : QString());
+    const int32_t entries = model_->tree().size() - 1;
+    counter_->setText(entries > 0 ? countText(uint64_t(entries), tr("%n entry"), tr("%n entries")) : QString());
 }
 
 void MainWindow::showBanner(const QString &text)
@@ -509,7 +596,11 @@ void MainWindow::extractSelectedTo(const QString &directory)
         updateStatus();
         Q_EMIT extractionFinished(text);
     });
-    extraction_->setFuture(extractAsync(requests, directory, ExtractOptions{}));
+    ExtractOptions options;
+    options.existing = existingPolicy_;
+    extractionStop_->store(false);
+    options.ask = conflictQuestion(QPointer<QWidget>(this), extractionStop_);
+    extraction_->setFuture(extractAsync(requests, directory, options));
     updateStatus();
 }
 
@@ -529,7 +620,7 @@ QStringList MainWindow::extractForDrag(const QList<int32_t> &nodes)
         const auto &layer = tree.layer(tree.layerOf(node));
         auto report = extractEntries(*layer.container, tree.path(node).toByteArray(), dragDir_->path(), ExtractOptions{});
         if (report && report->refused.empty() && !report->stopped)
-            paths << dragDir_->filePath(QString::fromUtf8(tree.path(node)));
+            paths << dragDir_->filePath(bytesToText(tree.path(node).toByteArray()));
     }
     return paths;
 }

@@ -5,6 +5,9 @@
 
 #include "open_job.h"
 #include "recent_files.h"
+#include "vfs/extraction.h"
+
+#include <atomic>
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -48,6 +51,13 @@ public:
     QLineEdit *filterEdit() const { return filter_; }
     BenchPanel *benchPanel() const { return bench_; }
     QString bannerText() const;
+    // Problems reported while reading the open file (damaged headers skipped, unreadable entries).
+    QStringList problems() const { return problems_; }
+    // Legacy archive names are decoded from this charset (empty: as stored); changing it reopens.
+    QByteArray nameCharset() const { return nameCharset_; }
+    void setNameCharset(const QByteArray &charset);
+    // What Extract does with names already in the destination (the GUI asks by default).
+    void setExistingPolicy(ExistingPolicy policy) { existingPolicy_ = policy; }
     // Extracts the selected entries (all when nothing is selected) into `directory`.
     void extractSelectedTo(const QString &directory);
     void stopLoading();
@@ -73,6 +83,10 @@ private:
     void showOpened(OpenedSpec opened);
     void showError(const QString &context, const Error &error);
     void showBanner(const QString &text);
+    // Adds problems to the open file's list and shows one banner summarising them.
+    void noteProblems(const std::vector<Error> &problems);
+    void showProblemDetails();
+    QMenu *buildNameEncodingMenu();
     void rebuildRecentMenu();
     void chooseFile();
     void chooseExtractTarget();
@@ -115,6 +129,10 @@ private:
     QFutureWatcher<ExtractSummary> *extraction_ = nullptr;
     std::unique_ptr<QTemporaryDir> dragDir_;
     std::function<void(const QString &)> openElsewhere_;
+    QStringList problems_;    // of the open file, in the order reported
+    QByteArray nameCharset_;  // "" = names as stored
+    ExistingPolicy existingPolicy_ = ExistingPolicy::Ask;
+    std::shared_ptr<std::atomic_bool> extractionStop_ = std::make_shared<std::atomic_bool>(false);
     quint64 generation_ = 0; // a newer open drops results of older ones
     bool opening_ = false;
 };

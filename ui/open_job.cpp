@@ -1,6 +1,8 @@
 #include "open_job.h"
 
+#include "formats/archive/name_charset.h"
 #include "formats/format.h"
+#include "vfs/problems.h"
 #include "formats/image/disk_image.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -57,13 +59,19 @@ static Result<OpenedSpec> openSpec(const QString &spec)
     return opened;
 }
 
-QFuture<Result<OpenedSpec>> openSpecAsync(const QString &spec)
+QFuture<Result<OpenedSpec>> openSpecAsync(const QString &spec, const QByteArray &nameCharset)
 {
-    return QtConcurrent::run([spec]() -> Result<OpenedSpec> {
+    return QtConcurrent::run([spec, nameCharset]() -> Result<OpenedSpec> {
+        const NameCharsetScope charset(nameCharset);
+        std::vector<Error> problems;
+        const ProblemScope collect([&problems](const Error &problem) { problems.push_back(problem); });
         // An exception escaping a task would skip the window's continuation and leave it
         // "Opening…" for ever: it becomes an error value like any other.
         try {
-            return openSpec(spec);
+            auto opened = openSpec(spec);
+            if (opened)
+                opened->problems = std::move(problems);
+            return opened;
         } catch (const std::exception &e) {
             return Error::make(ErrorKind::Format, spec, QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what())));
         } catch (...) {

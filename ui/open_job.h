@@ -19,11 +19,13 @@ struct OpenedSpec {
     QString problem;         // why it is not a container, when that is interesting
     QJsonObject imageInfo;   // a disk image's header, features, snapshots, backing chain
     std::vector<DiskExtent> allocation; // a disk image's map
+    std::vector<Error> problems; // reported on the way (reading an outer archive of the SPEC)
 };
 
 inline constexpr qsizetype kHeadBytes = 64 * 1024;
 
-QFuture<Result<OpenedSpec>> openSpecAsync(const QString &spec);
+// Legacy names are decoded from `nameCharset` (empty: as stored), for this file and what it holds.
+QFuture<Result<OpenedSpec>> openSpecAsync(const QString &spec, const QByteArray &nameCharset = {});
 Result<QByteArray> readHead(const ByteSource &source, qsizetype bytes = kHeadBytes);
 
 } // namespace asc::ui

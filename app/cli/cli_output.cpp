@@ -1,5 +1,8 @@
 #include "cli_output.h"
 
+#include "io/byte_text.h"
+
+#include <QSet>
 #include <cerrno>
 #include <cstdio>
 #include <unistd.h>
@@ -10,14 +13,36 @@ int fail(const QString &spec, const Error &error)
 {
     const QString where = error.file.isEmpty() ? spec : error.file;
     const QString line = QStringLiteral("archivescope-cli: ") + (where.isEmpty() ? QString() : where + QStringLiteral(": ")) + error.withoutFile();
-    std::fprintf(stderr, "%s\n", line.toLocal8Bit().constData());
+    std::fprintf(stderr, "%s\n", escapeForTerminal(line).constData());
     return Failure;
 }
 
 int usage(const QString &message)
 {
-    std::fprintf(stderr, "archivescope-cli: %s\nTry 'archivescope-cli --help'.\n", message.toLocal8Bit().constData());
+    std::fprintf(stderr, "archivescope-cli: %s\nTry 'archivescope-cli --help'.\n", escapeForTerminal(message).constData());
     return UsageError;
+}
+
+static QSet<QString> &printedProblems()
+{
+    static QSet<QString> printed;
+    return printed;
+}
+
+void reportProblemLine(const Error &problem)
+{
+    // Called under the problem handler's lock (vfs/problems.cpp).
+    const QString line = QStringLiteral("archivescope-cli: ") + problem.toString();
+    if (printedProblems().contains(line))
+        return;
+    printedProblems().insert(line);
+    std::fflush(stdout);
+    std::fprintf(stderr, "%s\n", escapeForTerminal(line).constData());
+}
+
+int problemsReported()
+{
+    return int(printedProblems().size());
 }
 
 void printLine(const QString &text)

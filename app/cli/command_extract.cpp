@@ -5,7 +5,7 @@
 #include "commands.h"
 #include "units.h"
 #include "vfs/extraction.h"
-#include "vfs/path_text.h"
+#include "io/byte_text.h"
 #include "vfs/spec.h"
 
 #include <cstdio>
@@ -24,7 +24,9 @@ int runExtract(const QStringList &args)
     p.addPositional(QStringLiteral("SPEC"), QStringLiteral("what to extract"));
     QCommandLineParser &parser = p.parser();
     parser.addOption({{QStringLiteral("C"), QStringLiteral("directory")}, QStringLiteral("Target directory (created if missing)."), QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("overwrite"), QStringLiteral("Replace existing files.")});
+    parser.addOption({QStringLiteral("overwrite"), QStringLiteral("Replace files that were in DIR before (by default they are kept and the member refused).")});
+    parser.addOption({QStringLiteral("skip-existing"), QStringLiteral("Keep files that were in DIR before; their members are skipped, not refused.")});
+    parser.addOption({QStringLiteral("keep-both"), QStringLiteral("Write members whose name is taken under a free name: 'name (2).ext'.")});
     parser.addOption({QStringLiteral("max-bytes"), QStringLiteral("Stop after writing this much (default 64G; 0 = no limit)."), QStringLiteral("SIZE")});
     parser.addOption({QStringLiteral("max-ratio"), QStringLiteral("Stop when output exceeds N times the archive's size, past 64 MiB (default 200; 0 = no limit)."), QStringLiteral("N")});
     if (auto stop = p.parse(args, 1))
@@ -33,7 +35,16 @@ int runExtract(const QStringList &args)
         return usage(QStringLiteral("extract: -C DIR is required"));
     const QString spec = parser.positionalArguments().first();
     ExtractOptions options;
-    options.overwrite = parser.isSet(QStringLiteral("overwrite"));
+    const int policies = int(parser.isSet(QStringLiteral("overwrite"))) + int(parser.isSet(QStringLiteral("skip-existing"))) +
+                         int(parser.isSet(QStringLiteral("keep-both")));
+    if (policies > 1)
+        return usage(QStringLiteral("extract: --overwrite, --skip-existing and --keep-both exclude each other"));
+    if (parser.isSet(QStringLiteral("overwrite")))
+        options.existing = ExistingPolicy::Overwrite;
+    else if (parser.isSet(QStringLiteral("skip-existing")))
+        options.existing = ExistingPolicy::Skip;
+    else if (parser.isSet(QStringLiteral("keep-both")))
+        options.existing = ExistingPolicy::KeepBoth;
     if (parser.isSet(QStringLiteral("max-bytes"))) {
         auto size = parseSize(parser.value(QStringLiteral("max-bytes")));
         if (!size)
@@ -68,10 +79,9 @@ int runExtract(const QStringList &args)
     if (!report)
         return fail(spec, report.error());
     for (const ExtractRefusal &refusal : report->refused)
-        std::fprintf(stderr, "archivescope-cli: %s!/%s: refused: %s\n", qPrintable(container->source()->name()),
-                     pathText(refusal.path).toUtf8().constData(), refusal.reason.toUtf8().constData());
-    printLine(QStringLiteral("extracted %1 files, %2 directories, %3 links (%4 bytes); %5 refused")
-                  .arg(report->files).arg(report->directories).arg(report->links).arg(report->bytes).arg(report->refused.size()));
+        std::fprintf(stderr, "archivescope-cli: %s!/%s: refused: %s\n", escapeForTerminal(container->source()->name()).constData(),
+                     escapeForTerminal(refusal.path).constData(), escapeForTerminal(refusal.reason).constData());
+    printLine(describeReport(*report));
     if (report->stopped)
         return fail(spec, *report->stopped);
     return report->refused.empty() ? Success : Failure;

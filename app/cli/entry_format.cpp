@@ -66,13 +66,19 @@ void appendEntryJson(QByteArray &out, const Entry &entry, const QByteArray &path
     char numbers[256];
     const bool hasContent = entry.type == EntryType::File || entry.type == EntryType::Partition;
     const unsigned long long size = hasContent && entry.size != kUnknown ? entry.size : 0;
+    // A size the format does not record is null, never 0 (CLI.md).
+    char sizeText[24];
+    if (hasContent && entry.size == kUnknown)
+        std::memcpy(sizeText, "null", 5);
+    else
+        snprintf(sizeText, sizeof sizeText, "%llu", size);
     int n;
     if (entry.hasMtime)
-        n = snprintf(numbers, sizeof numbers, ",\"type\":\"%s\",\"size\":%llu,\"mode\":%u,\"mtime\":%lld,\"uid\":%u,\"gid\":%u,\"target\":",
-                     entryTypeName(entry.type).toLatin1().constData(), size, entry.mode & 07777, (long long)entry.mtime, entry.uid, entry.gid);
+        n = snprintf(numbers, sizeof numbers, ",\"type\":\"%s\",\"size\":%s,\"mode\":%u,\"mtime\":%lld,\"uid\":%u,\"gid\":%u,\"target\":",
+                     entryTypeName(entry.type).toLatin1().constData(), sizeText, entry.mode & 07777, (long long)entry.mtime, entry.uid, entry.gid);
     else
-        n = snprintf(numbers, sizeof numbers, ",\"type\":\"%s\",\"size\":%llu,\"mode\":%u,\"mtime\":null,\"uid\":%u,\"gid\":%u,\"target\":",
-                     entryTypeName(entry.type).toLatin1().constData(), size, entry.mode & 07777, entry.uid, entry.gid);
+        n = snprintf(numbers, sizeof numbers, ",\"type\":\"%s\",\"size\":%s,\"mode\":%u,\"mtime\":null,\"uid\":%u,\"gid\":%u,\"target\":",
+                     entryTypeName(entry.type).toLatin1().constData(), sizeText, entry.mode & 07777, entry.uid, entry.gid);
     out.append(numbers, std::min<int>(n, int(sizeof numbers) - 1));
     if (entry.type == EntryType::Symlink || entry.type == EntryType::Hardlink) {
         const bool targetValid = isValidUtf8(entry.target);
@@ -109,7 +115,22 @@ void appendEntryJson(QByteArray &out, const Entry &entry, const QByteArray &path
         out += ",\"encrypted\":true";
     if (entry.unsafePath)
         out += ",\"unsafe_path\":true";
+    if (!entry.problem.isEmpty())
+        appendText(out, "unreadable", entry.problem, false);
     out += "}\n";
+}
+
+// Lines are one entry each: what is not printable UTF-8 appears as \xNN (CLI.md).
+static void appendEscaped(QByteArray &out, const QByteArray &bytes)
+{
+    for (char ch : bytes) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c < 0x20 || c >= 0x7f || c == '\\') {
+            out += escapeForTerminal(bytes);
+            return;
+        }
+    }
+    out += bytes;
 }
 
 void appendEntryText(QByteArray &out, const Entry &entry, const QByteArray &path)
@@ -137,14 +158,28 @@ void appendEntryText(QByteArray &out, const Entry &entry, const QByteArray &path
         snprintf(owner, sizeof owner, "%s/%s", entry.uname.isEmpty() ? QByteArray::number(entry.uid).constData() : entry.uname.constData(),
                  entry.gname.isEmpty() ? QByteArray::number(entry.gid).constData() : entry.gname.constData());
     char line[256];
-    const int n = snprintf(line, sizeof line, "%s %-16s %12llu %s ", permissionText(entry.type, entry.mode).toLatin1().constData(), owner,
-                           (unsigned long long)((entry.type == EntryType::File || entry.type == EntryType::Partition) && entry.size != kUnknown ? entry.size : 0), when);
+    const bool hasContent = entry.type == EntryType::File || entry.type == EntryType::Partition;
+    char sizeText[24];
+    if (hasContent && entry.size == kUnknown)
+        std::memcpy(sizeText, "?", 2); // the format does not record it
+    else
+        snprintf(sizeText, sizeof sizeText, "%llu", (unsigned long long)(hasContent ? entry.size : 0));
+    const int n = snprintf(line, sizeof line, "%s %-16s %12s %s ", permissionText(entry.type, entry.mode).toLatin1().constData(), owner,
+                           sizeText, when);
     out.append(line, std::min<int>(n, int(sizeof line) - 1));
-    out += isValidUtf8(path) ? path : pathText(path).toUtf8();
-    if (entry.type == EntryType::Symlink)
-        out += " -> " + pathText(entry.target).toUtf8();
-    else if (entry.type == EntryType::Hardlink)
-        out += " link to " + pathText(entry.target).toUtf8();
+    appendEscaped(out, path);
+    if (entry.type == EntryType::Symlink) {
+        out += " -> ";
+        appendEscaped(out, entry.target);
+    } else if (entry.type == EntryType::Hardlink) {
+        out += " link to ";
+        appendEscaped(out, entry.target);
+    }
+    if (!entry.problem.isEmpty()) {
+        out += " (unreadable: ";
+        appendEscaped(out, entry.problem);
+        out += ')';
+    }
     if (entry.encrypted)
         out += " (encrypted)";
     if (!entry.detail.isEmpty())

@@ -3,6 +3,9 @@
 #include "cli_output.h"
 #include "formats/image/disk_image.h"
 #include "commands.h"
+#include "formats/archive/name_charset.h"
+#include "io/byte_text.h"
+#include "vfs/problems.h"
 #include "process_setup.h"
 #include "version.h"
 
@@ -38,7 +41,10 @@ static const char *kHelp =
     "\n"
     "Every command takes --help. Anywhere on the line, --allow-backing lets disk images follow\n"
     "backing files outside their own folder (absolute paths, ../); by default those are refused.\n"
-    "Exit status: 0 success, 1 bad input or failed operation, 2 usage error.\n";
+    "--charset NAME decodes legacy archive names (zip, tar, cpio, cab) from NAME (e.g. CP866,\n"
+    "KOI8-R, SHIFT_JIS); by default names are shown as stored and SPECs match them byte for byte.\n"
+    "Exit status: 0 success, 1 bad input, failed operation or any problem reported on stderr\n"
+    "(a damaged header skipped, an unreadable entry), 2 usage error.\n";
 
 int main(int argc, char **argv)
 {
@@ -53,10 +59,35 @@ int main(int argc, char **argv)
     QCoreApplication &app = *application;
     QCoreApplication::setApplicationName(QStringLiteral("archivescope-cli"));
     QCoreApplication::setApplicationVersion(programVersion());
-    QStringList args = app.arguments().mid(1);
+    // argv as bytes, not through the locale: a SPEC may name files and entries that are not UTF-8.
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args << bytesToText(QByteArray(argv[i]));
     // Global: follow disk-image backing files outside the image's folder (absolute names, "../").
     if (args.removeAll(QStringLiteral("--allow-backing")) > 0)
         backingPolicy().allowOutside = true;
+    // Global: decode legacy archive names from this charset (libarchive's hdrcharset).
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        QString charset;
+        if (args[i] == QLatin1String("--charset") && i + 1 < args.size()) {
+            charset = args[i + 1];
+            args.remove(i, 2);
+        } else if (args[i].startsWith(QLatin1String("--charset="))) {
+            charset = args[i].mid(10);
+            args.remove(i, 1);
+        } else if (args[i] == QLatin1String("--charset")) {
+            return cli::usage(QStringLiteral("--charset needs a charset name (e.g. CP866, KOI8-R, SHIFT_JIS)"));
+        } else {
+            continue;
+        }
+        if (!isKnownCharset(charset.toLatin1()))
+            return cli::usage(QStringLiteral("--charset: unknown charset '%1' (see iconv --list)").arg(charset));
+        setDefaultNameCharset(charset.toLatin1());
+        --i;
+    }
+    // Problems that do not stop a command (a damaged header skipped, an unreadable entry) are
+    // printed as they happen, each once; the exit status is then 1.
+    setDefaultProblemHandler(&cli::reportProblemLine);
     if (args.isEmpty())
         return cli::usage(QStringLiteral("missing command"));
     const QString command = args.first();
@@ -81,8 +112,10 @@ int main(int argc, char **argv)
         {"pxar-create", cli::runPxarCreate},
     };
     for (const Command &c : commands) {
-        if (command == QLatin1String(c.name))
-            return c.run(args);
+        if (command == QLatin1String(c.name)) {
+            const int status = c.run(args);
+            return status == cli::Success && cli::problemsReported() > 0 ? cli::Failure : status;
+        }
     }
     return cli::usage(QStringLiteral("unknown command '%1'").arg(command));
 }

@@ -1,6 +1,7 @@
 // archivescope: the desktop application. Every file argument opens (the first in this window).
 
 #include "backing_question.h"
+#include "io/byte_text.h"
 #include "bench/bench_panel.h"
 #include "main_window.h"
 #include "window_set.h"
@@ -23,6 +24,7 @@ int main(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
     asc::useUtf8Locale();
     QApplication app(argc, argv);
+    asc::useUtf8Locale(); // QApplication sets the locale from the environment again
     QApplication::setOrganizationName(QStringLiteral("ArchiveScope"));
     QApplication::setApplicationName(QStringLiteral("ArchiveScope"));
     QApplication::setApplicationVersion(asc::programVersion());
@@ -48,7 +50,11 @@ int main(int argc, char **argv)
         o->setFlags(QCommandLineOption::HiddenFromHelp);
         parser.addOption(*o);
     }
-    parser.process(app);
+    // argv as bytes (not through the locale): a file or entry name need not be UTF-8.
+    QStringList arguments;
+    for (int i = 0; i < argc; ++i)
+        arguments << asc::bytesToText(QByteArray(argv[i]));
+    parser.process(arguments);
     if (parser.isSet(measure))
         return asc::ui::measureOpen(parser.value(measure));
 

@@ -1,5 +1,7 @@
 #include "cache_control.h"
 
+#include "io/byte_text.h"
+
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -11,7 +13,7 @@ namespace asc {
 
 double residentFraction(const QString &path)
 {
-    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(nativePath(path).constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     struct stat st {};
@@ -39,7 +41,7 @@ double residentFraction(const QString &path)
 
 Result<EvictionOutcome> evictFromPageCache(const QString &path)
 {
-    const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::open(nativePath(path).constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return Error::system(path, QStringLiteral("open for cache eviction"), errno);
     const int rc = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);

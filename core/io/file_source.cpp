@@ -1,5 +1,7 @@
 #include "file_source.h"
 
+#include "io/byte_text.h"
+
 #include <cerrno>
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -11,7 +13,7 @@ namespace asc {
 
 Result<std::shared_ptr<FileSource>> FileSource::open(const QString &path)
 {
-    const QByteArray native = path.toLocal8Bit();
+    const QByteArray native = nativePath(path);
     int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return Error::system(path, QStringLiteral("open"), errno);

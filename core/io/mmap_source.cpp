@@ -1,5 +1,7 @@
 #include "mmap_source.h"
 
+#include "io/byte_text.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -11,7 +13,7 @@ namespace asc {
 
 Result<std::shared_ptr<MmapSource>> MmapSource::open(const QString &path)
 {
-    int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC);
+    int fd = ::open(nativePath(path).constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return Error::system(path, QStringLiteral("open"), errno);
     struct stat st {};

@@ -1,5 +1,7 @@
 #include "container.h"
 
+#include "io/byte_text.h"
+
 namespace asc {
 
 Result<Entry> Container::find(const QByteArray &path)
@@ -9,13 +11,13 @@ Result<Entry> Container::find(const QByteArray &path)
         if (entry.path != path)
             return true;
         found = entry;
-        return false;
+        return mayRepeatNames();
     });
     if (!listed)
         return std::move(listed).error();
     if (!found)
         return Error::make(ErrorKind::NotFound, source()->name(),
-                           QStringLiteral("no entry '%1'").arg(QString::fromUtf8(path)));
+                           QStringLiteral("no entry '%1'").arg(bytesToText(path)));
     return *found;
 }
 

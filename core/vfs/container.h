@@ -43,7 +43,10 @@ public:
     // paths are not reported).
     virtual Result<void> listDirectory(const Entry &dir, const EntrySink &sink);
 
-    // Looks one path up; the default lists until it is found.
+    // Whether one name may appear several times, the last being the current one (a tar appended
+    // to with `tar -r`): lookups then read to the end.
+    virtual bool mayRepeatNames() const { return false; }
+    // Looks one path up; the default lists until it is found (the last one, see mayRepeatNames).
     virtual Result<Entry> find(const QByteArray &path);
     // Whether a directory may exist only because deeper paths name it (zip, tar) rather than as
     // an entry of its own (pxar lists every directory).

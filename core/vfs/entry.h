@@ -22,6 +22,7 @@ struct Entry {
     QByteArray uname;  // owner and group names where the format stores them (shared, interned)
     QByteArray gname;
     QByteArray detail; // format-specific words (a partition's type and filesystem), may be empty
+    QByteArray problem; // why this entry cannot be read (listed all the same); empty when readable
     uint64_t size = 0;                // content bytes (0 for non-files)
     uint64_t compressedSize = kUnknown;
     uint64_t dataOffset = kUnknown;   // where the content starts in the container, if known

@@ -1,5 +1,7 @@
 #include "entry_tree.h"
 
+#include "io/byte_text.h"
+
 #include <cstring>
 
 namespace asc {
@@ -77,10 +79,10 @@ void EntryTree::store(int32_t node, Entry entry, bool synthesized)
     r.type = entry.type;
     r.flags = uint8_t((synthesized ? kSynthesized : 0) | (entry.encrypted ? kEncrypted : 0) |
                       (entry.hasMtime ? kHasMtime : 0) | (entry.unsafePath ? kUnsafePath : 0));
-    if (!entry.target.isEmpty() || !entry.detail.isEmpty() || entry.compressedSize != kUnknown || entry.rdevMajor ||
-        entry.rdevMinor || entry.ordinal > UINT32_MAX) {
-        extras_.insert(node, Extra{std::move(entry.target), std::move(entry.detail), entry.compressedSize, entry.ordinal,
-                                   entry.rdevMajor, entry.rdevMinor});
+    if (!entry.target.isEmpty() || !entry.detail.isEmpty() || !entry.problem.isEmpty() || entry.compressedSize != kUnknown ||
+        entry.rdevMajor || entry.rdevMinor || entry.ordinal > UINT32_MAX) {
+        extras_.insert(node, Extra{std::move(entry.target), std::move(entry.detail), std::move(entry.problem), entry.compressedSize,
+                                   entry.ordinal, entry.rdevMajor, entry.rdevMinor});
     } else {
         extras_.remove(node);
     }
@@ -109,6 +111,7 @@ Entry EntryTree::entry(int32_t node) const
     if (extra != extras_.constEnd()) {
         e.target = extra->target;
         e.detail = extra->detail;
+        e.problem = extra->problem;
         e.compressedSize = extra->compressedSize;
         e.ordinal = extra->ordinal;
         e.rdevMajor = extra->rdevMajor;
@@ -148,7 +151,7 @@ QString EntryTree::spec(int32_t node) const
     const Layer &l = layers_[size_t(nodes_[size_t(node)].layer)];
     if (node == l.rootNode)
         return l.spec;
-    return l.spec + QStringLiteral("!/") + QString::fromUtf8(path(node));
+    return l.spec + QStringLiteral("!/") + bytesToText(path(node).toByteArray());
 }
 
 int32_t EntryTree::newNode(int32_t layer, Entry entry, bool synthesized, int32_t parent, Groups &groups, QHash<int32_t, size_t> &groupOf)

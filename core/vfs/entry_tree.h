@@ -93,6 +93,7 @@ private:
     struct Extra {
         QByteArray target;
         QByteArray detail;
+        QByteArray problem;
         uint64_t compressedSize = kUnknown;
         uint64_t ordinal = 0;
         uint32_t rdevMajor = 0;

@@ -1,6 +1,11 @@
 #include "extraction.h"
 
+#include "io/byte_text.h"
+
+#include <QFile>
 #include <QRandomGenerator>
+#include <QSet>
+#include <unordered_map>
 #include <cerrno>
 #include <fcntl.h>
 #include <memory>
@@ -27,6 +32,23 @@ private:
     int fd_;
 };
 
+// Modes are applied less the umask, as bsdtar does without -p. Read from /proc: umask(2) can
+// only be read by changing it, which races with other threads creating files.
+mode_t processUmask()
+{
+    static const mode_t mask = [] {
+        QFile status(QStringLiteral("/proc/self/status"));
+        if (status.open(QIODevice::ReadOnly)) {
+            for (const QByteArray &line : status.readAll().split('\n')) {
+                if (line.startsWith("Umask:"))
+                    return mode_t(line.mid(6).trimmed().toUInt(nullptr, 8));
+            }
+        }
+        return mode_t(022);
+    }();
+    return mask;
+}
+
 QString errnoText(int err) { return QString::fromLocal8Bit(strerror(err)); }
 
 // The refusal for a name already taken, whether seen before writing or by the rename.
@@ -40,7 +62,10 @@ struct PendingFile {
     DirFd parent;
     QByteArray temp;
     QByteArray name;
-    QByteArray path;
+    QByteArray path;     // the member's path (what reports name)
+    QByteArray written;  // the path it goes to (differs for "keep both")
+    uint64_t bytes = 0;
+    bool replace = false; // the name may be taken: overwrite it
 };
 
 // Files are made durable in batches (one syncfs, then the renames), as dpkg does: a journal
@@ -66,7 +91,7 @@ public:
 
     Result<void> openRoot()
     {
-        const QByteArray native = directory_.toLocal8Bit();
+        const QByteArray native = nativePath(directory_);
         if (::mkdir(native.constData(), 0755) != 0 && errno != EEXIST)
             return Error::system(directory_, QStringLiteral("create directory"), errno);
         root_ = Fd(::open(native.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -117,29 +142,85 @@ public:
         report_.refused.push_back({path, reason});
     }
 
-    // Returns false when an existing name must be kept.
-    bool makeRoom(int parent, const QByteArray &name, const QByteArray &path, bool replacingWithFile)
+    // What to do with a name already taken. Returns false when the member must not be written;
+    // else the name to write (`name`, or a free one for "keep both") and whether to replace.
+    struct Room {
+        bool write = true;
+        bool replace = false;
+        QByteArray name;
+    };
+    Room makeRoom(int parent, const QByteArray &name, const QByteArray &path, bool replacingWithFile)
     {
+        Room room{true, false, name};
         struct stat st {};
-        if (::fstatat(parent, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-            return true;
+        const bool ours = written_.contains(path);
+        if (::fstatat(parent, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            room.replace = ours; // an earlier member of this name may still wait for its rename
+            return room;
+        }
         if (S_ISDIR(st.st_mode)) {
             refuse(path, QStringLiteral("a directory of that name exists"));
-            return false;
+            return {false, false, {}};
         }
-        if (!options_.overwrite) {
-            refuse(path, existsText());
-            return false;
+        ExistingPolicy policy = ours ? ExistingPolicy::Overwrite : options_.existing;
+        if (policy == ExistingPolicy::Ask) {
+            if (answerForAll_) {
+                policy = *answerForAll_;
+            } else if (options_.ask) {
+                bool all = false;
+                policy = options_.ask(path, &all);
+                if (all)
+                    answerForAll_ = policy;
+            } else {
+                policy = ExistingPolicy::Refuse;
+            }
         }
-        if (!replacingWithFile) // files replace atomically by rename; links need the name free
-            ::unlinkat(parent, name.constData(), 0);
-        return true;
+        switch (policy) {
+        case ExistingPolicy::Overwrite:
+        case ExistingPolicy::Ask:
+            if (!ours)
+                ++report_.replaced;
+            if (!replacingWithFile) // files replace atomically by rename; links need the name free
+                ::unlinkat(parent, name.constData(), 0);
+            room.replace = true;
+            return room;
+        case ExistingPolicy::Skip:
+            ++report_.skipped;
+            return {false, false, {}};
+        case ExistingPolicy::KeepBoth:
+            room.name = freeName(parent, name);
+            if (room.name.isEmpty()) {
+                refuse(path, QStringLiteral("no free name to keep both"));
+                return {false, false, {}};
+            }
+            return room;
+        case ExistingPolicy::Refuse:
+            break;
+        }
+        refuse(path, existsText());
+        return {false, false, {}};
+    }
+
+    // "name (2).ext", "name (3).ext", ... the first that is free (and not waiting for a rename).
+    QByteArray freeName(int parent, const QByteArray &name)
+    {
+        const qsizetype dot = name.lastIndexOf('.');
+        const QByteArray stem = dot > 0 ? name.left(dot) : name;
+        const QByteArray ext = dot > 0 ? name.mid(dot) : QByteArray();
+        for (int n = 2; n < 10000; ++n) {
+            const QByteArray candidate = stem + " (" + QByteArray::number(n) + ")" + ext;
+            struct stat st {};
+            if (::fstatat(parent, candidate.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 && !claimed_.contains(candidate))
+                return candidate;
+        }
+        return {};
     }
 
     Result<bool> extractFile(const Entry &entry, const Container::ContentReader &read, const DirFd &directory, const QByteArray &name)
     {
         const int parent = directory->get();
-        if (!makeRoom(parent, name, entry.path, true))
+        const Room room = makeRoom(parent, name, entry.path, true);
+        if (!room.write)
             return true;
         QByteArray temp;
         Fd out;
@@ -152,7 +233,7 @@ public:
             return true;
         }
         auto discard = [&] { ::unlinkat(parent, temp.constData(), 0); };
-        const uint64_t bytesBefore = report_.bytes;
+        uint64_t fileBytes = 0;
         std::unique_ptr<char[]> buffer(new char[kChunk]);
         const uint64_t containerBytes = std::max<uint64_t>(1, container_.source()->size());
         for (;;) {
@@ -173,12 +254,12 @@ public:
             }
             if (*got == 0)
                 break;
-            const uint64_t total = report_.bytes + *got;
+            const uint64_t total = writtenBytes_ + *got;
             if (options_.maxBytes && total > options_.maxBytes) {
                 discard();
                 report_.stopped = Error::make(ErrorKind::Limit, directory_,
                     QStringLiteral("stopped at '%1': extraction would write more than %2 bytes; raise the limit with --max-bytes SIZE (0 = no limit)")
-                        .arg(QString::fromUtf8(entry.path)).arg(options_.maxBytes));
+                        .arg(bytesToText(entry.path)).arg(options_.maxBytes));
                 return false;
             }
             if (options_.maxRatio > 0 && total > options_.ratioGrace && double(total) / double(containerBytes) > options_.maxRatio) {
@@ -186,7 +267,7 @@ public:
                 report_.stopped = Error::make(ErrorKind::Limit, directory_,
                     QStringLiteral("stopped at '%1': output exceeds %2 times the archive's size (%3 bytes), which looks like a decompression bomb; "
                                    "raise the limit with --max-ratio N (0 = no limit)")
-                        .arg(QString::fromUtf8(entry.path)).arg(options_.maxRatio).arg(containerBytes));
+                        .arg(bytesToText(entry.path)).arg(options_.maxRatio).arg(containerBytes));
                 return false;
             }
             for (size_t done = 0; done < *got;) {
@@ -196,23 +277,29 @@ public:
                 if (n < 0) {
                     const int err = errno;
                     discard();
-                    report_.stopped = Error::system(directory_, QStringLiteral("write '%1'").arg(QString::fromUtf8(entry.path)), err);
+                    report_.stopped = Error::system(directory_, QStringLiteral("write '%1'").arg(bytesToText(entry.path)), err);
                     return false;
                 }
                 done += size_t(n);
             }
-            report_.bytes = total;
+            writtenBytes_ = total;
+            fileBytes += *got;
             if (progress_)
-                progress_(report_.bytes);
+                progress_(writtenBytes_);
         }
-        ::fchmod(out.get(), entry.mode & 0777); // setuid, setgid and sticky never survive
+        ::fchmod(out.get(), entry.mode & 0777 & ~processUmask()); // setuid, setgid and sticky never survive
         if (entry.hasMtime) {
             const timespec times[2] = {{entry.mtime, long(entry.mtimeNsec)}, {entry.mtime, long(entry.mtimeNsec)}};
             ::futimens(out.get(), times);
         }
         out.reset();
-        pending_.push_back({directory, temp, name, entry.path});
-        pendingBytes_ += report_.bytes - bytesBefore;
+        QByteArray target = entry.path;
+        if (room.name != name)
+            target = entry.path.left(entry.path.size() - name.size()) + room.name;
+        claimed_.insert(room.name);
+        pending_.push_back({directory, temp, room.name, entry.path, target, fileBytes, room.replace});
+        written_.insert(target);
+        pendingBytes_ += fileBytes;
         if (pending_.size() >= kBatchFiles || pendingBytes_ >= kBatchBytes)
             commitPending();
         return true;
@@ -226,8 +313,8 @@ public:
             return;
         const bool synced = ::syncfs(root_.get()) == 0;
         const int syncErr = errno;
-        const unsigned flags = options_.overwrite ? 0 : RENAME_NOREPLACE;
         for (PendingFile &file : pending_) {
+            const unsigned flags = file.replace ? 0 : RENAME_NOREPLACE;
             const int parent = file.parent->get();
             if (!synced) {
                 ::unlinkat(parent, file.temp.constData(), 0);
@@ -241,9 +328,19 @@ public:
                                                 : QStringLiteral("cannot rename into place: %1").arg(errnoText(err)));
                 continue;
             }
+            // A later member of a name replaces the earlier one: the name counts once.
+            auto earlier = inPlace_.find(file.written);
+            if (earlier != inPlace_.end()) {
+                report_.bytes -= earlier->second;
+                --report_.files;
+                ++report_.replaced;
+            }
+            inPlace_[file.written] = file.bytes;
+            report_.bytes += file.bytes;
             ++report_.files;
         }
         pending_.clear();
+        claimed_.clear();
         pendingBytes_ = 0;
     }
 
@@ -322,15 +419,19 @@ public:
         }
         case EntryType::File:
             return extractFile(entry, read, directory, name);
-        case EntryType::Symlink:
-            if (!makeRoom(dirfd, name, entry.path, false))
+        case EntryType::Symlink: {
+            const Room room = makeRoom(dirfd, name, entry.path, false);
+            if (!room.write)
                 return true;
-            if (::symlinkat(entry.target.constData(), dirfd, name.constData()) != 0) {
+            if (room.replace)
+                ::unlinkat(dirfd, room.name.constData(), 0);
+            if (::symlinkat(entry.target.constData(), dirfd, room.name.constData()) != 0) {
                 refuse(entry.path, QStringLiteral("cannot create symlink: %1").arg(errnoText(errno)));
                 return true;
             }
-            ++report_.links;
+            countLink(entry.path);
             return true;
+        }
         case EntryType::Hardlink: {
             if (entry.size > 0 && entry.size != kUnknown)
                 return extractLinkWithData(entry, read, directory, name);
@@ -339,23 +440,26 @@ public:
             for (const QByteArray &part : targetParts)
                 targetUnsafe = targetUnsafe || part.isEmpty() || part == "." || part == "..";
             if (targetUnsafe || entry.target.isEmpty()) {
-                refuse(entry.path, QStringLiteral("hardlink target '%1' points outside the target directory").arg(QString::fromUtf8(entry.target)));
+                refuse(entry.path, QStringLiteral("hardlink target '%1' points outside the target directory").arg(bytesToText(entry.target)));
                 return true;
             }
             auto targetParent = openParent(targetParts, false);
             struct stat st {};
             if (!targetParent || ::fstatat((*targetParent)->get(), targetParts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
                 !S_ISREG(st.st_mode)) {
-                refuse(entry.path, QStringLiteral("hardlink target '%1' was not extracted").arg(QString::fromUtf8(entry.target)));
+                refuse(entry.path, QStringLiteral("hardlink target '%1' was not extracted").arg(bytesToText(entry.target)));
                 return true;
             }
-            if (!makeRoom(dirfd, name, entry.path, false))
+            const Room room = makeRoom(dirfd, name, entry.path, false);
+            if (!room.write)
                 return true;
-            if (::linkat((*targetParent)->get(), targetParts.last().constData(), dirfd, name.constData(), 0) != 0) {
+            if (room.replace)
+                ::unlinkat(dirfd, room.name.constData(), 0);
+            if (::linkat((*targetParent)->get(), targetParts.last().constData(), dirfd, room.name.constData(), 0) != 0) {
                 refuse(entry.path, QStringLiteral("cannot create hardlink: %1").arg(errnoText(errno)));
                 return true;
             }
-            ++report_.links;
+            countLink(entry.path);
             return true;
         }
         case EntryType::CharDev:
@@ -378,7 +482,7 @@ public:
             auto parent = openParent(parts, false);
             if (!parent)
                 continue;
-            ::fchmodat((*parent)->get(), parts.last().constData(), (it->mode & 0777) | 0700, AT_SYMLINK_NOFOLLOW);
+            ::fchmodat((*parent)->get(), parts.last().constData(), ((it->mode & 0777) | 0700) & ~processUmask(), AT_SYMLINK_NOFOLLOW);
             if (it->hasMtime) {
                 const timespec times[2] = {{it->mtime, long(it->mtimeNsec)}, {it->mtime, long(it->mtimeNsec)}};
                 ::utimensat((*parent)->get(), parts.last().constData(), times, AT_SYMLINK_NOFOLLOW);
@@ -387,6 +491,24 @@ public:
     }
 
     ExtractReport &report() { return report_; }
+
+    // A link replacing a file or link of this extraction counts once.
+    void countLink(const QByteArray &path)
+    {
+        auto earlier = inPlace_.find(path);
+        if (earlier != inPlace_.end()) {
+            report_.bytes -= earlier->second;
+            --report_.files;
+            ++report_.replaced;
+            inPlace_.erase(earlier);
+        } else if (links_.contains(path)) {
+            --report_.links;
+            ++report_.replaced;
+        }
+        links_.insert(path);
+        written_.insert(path);
+        ++report_.links;
+    }
 
 private:
     Container &container_;
@@ -399,6 +521,12 @@ private:
     std::vector<PendingDirectory> directories_;
     std::vector<PendingFile> pending_;
     uint64_t pendingBytes_ = 0;
+    uint64_t writtenBytes_ = 0;                   // bytes written so far (limits, progress)
+    QSet<QByteArray> written_;                    // paths this extraction wrote (or will rename)
+    QSet<QByteArray> links_;                      // paths this extraction made links
+    QSet<QByteArray> claimed_;                    // names taken by pending renames (keep both)
+    std::unordered_map<QByteArray, uint64_t> inPlace_; // files in place: path -> their bytes
+    std::optional<ExistingPolicy> answerForAll_;
     DirFd lastParent_;        // the directory openParent opened last, and its path ("a/b/")
     QByteArray lastParentKey_;
 };
@@ -423,6 +551,30 @@ Result<ExtractReport> extractEntries(Container &container, const QByteArray &sel
     if (!walked && !extractor.report().stopped)
         extractor.report().stopped = walked.error();
     return std::move(extractor.report());
+}
+
+} // namespace asc
+
+namespace asc {
+
+QString describeReport(const ExtractReport &report)
+{
+    auto count = [](uint64_t n, const char *one, const char *many) {
+        return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+    };
+    QString text = QStringLiteral("extracted %1, %2, %3 (%4)")
+                       .arg(count(report.files, "file", "files"), count(report.directories, "directory", "directories"),
+                            count(report.links, "link", "links"), count(report.bytes, "byte", "bytes"));
+    QStringList more;
+    if (!report.refused.empty())
+        more << QStringLiteral("%1 refused").arg(report.refused.size());
+    if (report.skipped)
+        more << QStringLiteral("%1 skipped").arg(report.skipped);
+    if (report.replaced)
+        more << QStringLiteral("%1 replaced").arg(report.replaced);
+    if (!more.isEmpty())
+        text += QStringLiteral("; ") + more.join(QStringLiteral(", "));
+    return text;
 }
 
 } // namespace asc

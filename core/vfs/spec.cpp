@@ -1,10 +1,12 @@
 #include "spec.h"
 
+#include "io/byte_text.h"
+
 #include "formats/archive/libarchive_reader.h"
 #include "formats/format.h"
 #include "io/file_source.h"
 
-#include <QFileInfo>
+#include <sys/stat.h>
 
 namespace asc {
 
@@ -13,14 +15,15 @@ static const QString kSeparator = QStringLiteral("!/");
 SpecParts splitSpec(const QString &spec)
 {
     SpecParts parts;
-    if (!spec.contains(kSeparator) || QFileInfo::exists(spec)) {
+    struct stat st {};
+    if (!spec.contains(kSeparator) || ::stat(nativePath(spec).constData(), &st) == 0) {
         parts.file = spec;
         return parts;
     }
     const QStringList pieces = spec.split(kSeparator);
     parts.file = pieces.first();
     for (qsizetype i = 1; i < pieces.size(); ++i)
-        parts.inner << normaliseArchivePath(pieces[i].toUtf8());
+        parts.inner << normaliseArchivePath(textToBytes(pieces[i]));
     return parts;
 }
 
@@ -43,7 +46,7 @@ static Result<std::optional<Entry>> findEntry(Container &container, const QByteA
     auto listed = container.list([&](const Entry &entry) {
         if (entry.path == path) {
             found = entry;
-            return false;
+            return container.mayRepeatNames(); // the last of several members of one name counts
         }
         if (entry.path.startsWith(prefix))
             *implicitDir = true;
@@ -82,7 +85,7 @@ Result<Location> resolve(const QString &spec)
 
     for (qsizetype i = 0; i < parts.inner.size(); ++i) {
         const QByteArray &path = parts.inner[i];
-        const QString name = here.spec + kSeparator + QString::fromUtf8(path);
+        const QString name = here.spec + kSeparator + bytesToText(path);
         if (here.isDirectory())
             return Error::make(ErrorKind::Usage, here.spec, QStringLiteral("is a directory, cannot look inside it with !/"));
         auto container = openContainer(here.source);
@@ -110,12 +113,12 @@ Result<Location> resolve(const QString &spec)
                 if (!linked)
                     return std::move(linked).error();
                 if (!*linked)
-                    return Error::make(ErrorKind::NotFound, name, QStringLiteral("hardlink target '%1' is not in the archive").arg(QString::fromUtf8(target.target)));
+                    return Error::make(ErrorKind::NotFound, name, QStringLiteral("hardlink target '%1' is not in the archive").arg(bytesToText(target.target)));
                 target = **linked;
             }
         } else if (!implicitDir) {
             return Error::make(ErrorKind::NotFound, here.spec,
-                               QStringLiteral("no entry '%1'").arg(QString::fromUtf8(path)));
+                               QStringLiteral("no entry '%1'").arg(bytesToText(path)));
         }
         if (target.type == EntryType::File && target.size == 0) {
             // cpio stores a hardlink group's data with its last member; find it if there is one.

@@ -1,5 +1,7 @@
 #include "library_strategies.h"
 
+#include "io/byte_text.h"
+
 #include "bench/proc_io.h"
 
 #include <QFile>
@@ -48,7 +50,7 @@ public:
                             const ByteConsumer &consume) const override
     {
         return countingThreadSyscalls([&]() -> Result<ReadOutcome> {
-            FILE *f = std::fopen(target.filePath.toLocal8Bit().constData(), "rbe");
+            FILE *f = std::fopen(nativePath(target.filePath).constData(), "rbe");
             if (!f)
                 return Error::system(target.filePath, QStringLiteral("fopen"), errno);
             std::unique_ptr<FILE, decltype(&std::fclose)> file(f, &std::fclose);

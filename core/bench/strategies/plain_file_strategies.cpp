@@ -1,5 +1,7 @@
 #include "plain_file_strategies.h"
 
+#include "io/byte_text.h"
+
 #include "file_descriptor.h"
 
 #include <cerrno>
@@ -22,7 +24,7 @@ QString plainFileOnly(const ReadTarget &target)
 
 Result<int> openTarget(const ReadTarget &target, int extraFlags)
 {
-    int fd = ::open(target.filePath.toLocal8Bit().constData(), O_RDONLY | O_CLOEXEC | extraFlags);
+    int fd = ::open(nativePath(target.filePath).constData(), O_RDONLY | O_CLOEXEC | extraFlags);
     if (fd < 0)
         return Error::system(target.filePath, QStringLiteral("open"), errno);
     return fd;

@@ -1,20 +1,39 @@
 #include "archive_container.h"
 
+#include "io/byte_text.h"
+
 #include "archive_entry_source.h"
+#include "io/byte_text.h"
 #include "io/slice_source.h"
+#include "name_charset.h"
+#include "vfs/problems.h"
 
 #include <QJsonArray>
+#include <archive.h>
 
 namespace asc {
 
 ArchiveContainer::ArchiveContainer(SourcePtr source, LibarchiveReader::Mode mode)
-    : source_(std::move(source)), mode_(mode)
+    : source_(std::move(source)), mode_(mode), charset_(currentNameCharset())
 {
 }
 
 Result<std::unique_ptr<LibarchiveReader>> ArchiveContainer::reader() const
 {
-    return LibarchiveReader::open(source_, mode_);
+    return LibarchiveReader::open(source_, mode_, charset_);
+}
+
+Result<bool> ArchiveContainer::next(LibarchiveReader &reader, Entry &entry) const
+{
+    auto more = reader.next(entry);
+    if (more && *more && mode_ == LibarchiveReader::Mode::SingleCompressed) {
+        entry.size = facts_.size.value_or(kUnknown);
+        if (facts_.mtime && !entry.hasMtime) {
+            entry.hasMtime = true;
+            entry.mtime = *facts_.mtime;
+        }
+    }
+    return more;
 }
 
 // libarchive's long names ("GNU tar format", "ZIP 2.0 (deflation)") to the short ones `ls` users know.
@@ -23,10 +42,11 @@ static QString shortFormatName(const QString &libarchiveName, LibarchiveReader::
     if (mode == LibarchiveReader::Mode::SingleCompressed)
         return QStringLiteral("compressed");
     const QString lower = libarchiveName.toLower();
+    // Longer names first: "7-zip" contains "zip", "xar" and "warc" contain "ar".
     static const std::pair<const char *, const char *> known[] = {
-        {"tar", "tar"},  {"zip", "zip"},   {"7-zip", "7z"},  {"iso9660", "iso9660"}, {"cpio", "cpio"},
-        {"ar", "ar"},    {"xar", "xar"},   {"cab", "cab"},   {"rar5", "rar5"},       {"rar", "rar"},
-        {"lha", "lha"},  {"warc", "warc"}, {"mtree", "mtree"}, {"empty", "empty"},
+        {"7-zip", "7z"}, {"rar5", "rar5"}, {"rar", "rar"}, {"xar", "xar"},   {"warc", "warc"},
+        {"tar", "tar"},  {"zip", "zip"},   {"iso9660", "iso9660"}, {"cpio", "cpio"}, {"cab", "cab"},
+        {"lha", "lha"},  {"mtree", "mtree"}, {"empty", "empty"}, {"ar", "ar"},
     };
     for (const auto &[needle, name] : known) {
         if (lower.contains(QLatin1String(needle)))
@@ -38,15 +58,21 @@ static QString shortFormatName(const QString &libarchiveName, LibarchiveReader::
 Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::Mode mode)
 {
     std::shared_ptr<ArchiveContainer> container(new ArchiveContainer(std::move(source), mode));
+    // Problems of the first entry are reported when the archive is listed, not twice.
+    const ProblemScope quiet([](const Error &) {});
     auto r = container->reader();
     if (!r)
         return std::move(r).error();
+    if (mode == LibarchiveReader::Mode::SingleCompressed)
+        container->facts_ = readCompressedFacts(*container->source_);
     // The format name is only known once the first header has been read.
     Entry first;
     auto firstHeader = (*r)->next(first);
     if (!firstHeader)
         return std::move(firstHeader).error();
     container->libarchiveFormat_ = (*r)->formatName();
+    const int base = (*r)->formatCode() & ARCHIVE_FORMAT_BASE_MASK;
+    container->appendable_ = base == ARCHIVE_FORMAT_TAR || base == ARCHIVE_FORMAT_CPIO || base == ARCHIVE_FORMAT_AR;
     container->filters_ = (*r)->filterNames();
     container->formatName_ = shortFormatName(container->libarchiveFormat_, mode);
     if (mode == LibarchiveReader::Mode::SingleCompressed && !container->filters_.isEmpty())
@@ -61,7 +87,7 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
         return std::move(r).error();
     Entry entry;
     for (;;) {
-        auto more = (*r)->next(entry);
+        auto more = next(**r, entry);
         if (!more)
             return std::move(more).error();
         if (!*more || !sink(entry))
@@ -77,19 +103,20 @@ Result<void> ArchiveContainer::walk(const ContentSink &sink)
     LibarchiveReader &archive = **r;
     Entry entry;
     for (;;) {
-        auto more = archive.next(entry);
+        auto more = next(archive, entry);
         if (!more)
             return std::move(more).error();
         if (!*more)
             return {};
         const bool readable = entry.type == EntryType::File || (entry.type == EntryType::Hardlink && entry.size > 0);
-        const Error encrypted = Error::make(ErrorKind::Unsupported, source_->name() + QStringLiteral("!/") + QString::fromUtf8(entry.path),
-                                            QStringLiteral("entry is encrypted; ArchiveScope cannot decrypt it"));
         const ContentReader content = [&](std::span<char> out) -> Result<size_t> {
             if (!readable)
                 return size_t(0);
+            const QString name = source_->name() + QStringLiteral("!/") + bytesToText(entry.path);
             if (entry.encrypted)
-                return encrypted;
+                return Error::make(ErrorKind::Unsupported, name, QStringLiteral("entry is encrypted; ArchiveScope cannot decrypt it"));
+            if (!entry.problem.isEmpty()) // listed, but libarchive cannot read it: the others still can
+                return Error::make(ErrorKind::Unsupported, name, QStringLiteral("unreadable: %1").arg(QString::fromUtf8(entry.problem)));
             return archive.read(out);
         };
         auto keepGoing = sink(entry, content);
@@ -102,7 +129,7 @@ Result<void> ArchiveContainer::walk(const ContentSink &sink)
 
 Result<SourcePtr> ArchiveContainer::open(const Entry &entry)
 {
-    const QString name = source_->name() + QStringLiteral("!/") + QString::fromUtf8(entry.path);
+    const QString name = source_->name() + QStringLiteral("!/") + bytesToText(entry.path);
     const bool hardlinkWithData = entry.type == EntryType::Hardlink && entry.size > 0 && entry.size != kUnknown;
     if (entry.type != EntryType::File && !hardlinkWithData)
         return Error::make(ErrorKind::Usage, name,
@@ -110,9 +137,11 @@ Result<SourcePtr> ArchiveContainer::open(const Entry &entry)
     if (entry.encrypted)
         return Error::make(ErrorKind::Unsupported, name,
                            QStringLiteral("entry is encrypted; ArchiveScope cannot decrypt it"));
+    if (!entry.problem.isEmpty())
+        return Error::make(ErrorKind::Unsupported, name, QStringLiteral("unreadable: %1").arg(QString::fromUtf8(entry.problem)));
     if (entry.dataOffset != kUnknown && entry.type == EntryType::File)
         return SourcePtr(std::make_shared<SliceSource>(source_, entry.dataOffset, entry.size, name));
-    return ArchiveEntrySource::open(source_, mode_, entry, name);
+    return ArchiveEntrySource::open(source_, mode_, charset_, entry, name);
 }
 
 QJsonObject ArchiveContainer::info() const

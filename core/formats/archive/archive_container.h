@@ -2,6 +2,7 @@
 // Everything libarchive reads, as a container: tar (all variants and filters), zip, 7z, iso9660,
 // cpio, ar, xar, cab, rar, lha, warc, and single compressed files (one entry).
 
+#include "compressed_facts.h"
 #include "libarchive_reader.h"
 #include "vfs/container.h"
 
@@ -17,16 +18,22 @@ public:
     Result<SourcePtr> open(const Entry &entry) override;
     QJsonObject info() const override;
     const SourcePtr &source() const override { return source_; }
+    bool mayRepeatNames() const override { return appendable_; }
 
 private:
     ArchiveContainer(SourcePtr source, LibarchiveReader::Mode mode);
     Result<std::unique_ptr<LibarchiveReader>> reader() const;
+    // The next entry, with what a single compressed file records about its content.
+    Result<bool> next(LibarchiveReader &reader, Entry &entry) const;
 
     SourcePtr source_;
     LibarchiveReader::Mode mode_;
     QString formatName_;
     QString libarchiveFormat_;
     QStringList filters_;
+    bool appendable_ = false; // tar, cpio, ar: streams that can be appended to
+    QByteArray charset_;     // names decoded from this (empty: as stored), fixed at open
+    CompressedFacts facts_;  // single compressed files only
 };
 
 } // namespace asc

@@ -1,6 +1,7 @@
 #include "archive_entry_source.h"
 
 #include "io/memory_source.h"
+#include "vfs/problems.h"
 
 #include <vector>
 
@@ -9,14 +10,14 @@ namespace asc {
 // Members up to this size are decoded into memory once: nested archives seek around in them.
 static constexpr uint64_t kInMemoryLimit = 16 * 1024 * 1024;
 
-ArchiveEntrySource::ArchiveEntrySource(SourcePtr archive, LibarchiveReader::Mode mode, uint64_t ordinal, QString name)
-    : archive_(std::move(archive)), mode_(mode), ordinal_(ordinal), name_(std::move(name))
+ArchiveEntrySource::ArchiveEntrySource(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, uint64_t ordinal, QString name)
+    : archive_(std::move(archive)), mode_(mode), charset_(std::move(charset)), ordinal_(ordinal), name_(std::move(name))
 {
 }
 
-Result<SourcePtr> ArchiveEntrySource::open(SourcePtr archive, LibarchiveReader::Mode mode, const Entry &entry, QString name)
+Result<SourcePtr> ArchiveEntrySource::open(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, const Entry &entry, QString name)
 {
-    std::shared_ptr<ArchiveEntrySource> source(new ArchiveEntrySource(std::move(archive), mode, entry.ordinal, name));
+    std::shared_ptr<ArchiveEntrySource> source(new ArchiveEntrySource(std::move(archive), mode, std::move(charset), entry.ordinal, name));
     if (entry.size == kUnknown) {
         auto measured = source->measure();
         if (!measured)
@@ -40,7 +41,9 @@ Result<void> ArchiveEntrySource::restart() const
 {
     reader_.reset();
     decoded_ = 0;
-    auto r = LibarchiveReader::open(archive_, mode_);
+    // The headers on the way were reported when the archive was listed.
+    const ProblemScope quiet([](const Error &) {});
+    auto r = LibarchiveReader::open(archive_, mode_, charset_);
     if (!r)
         return std::move(r).error();
     Entry entry;

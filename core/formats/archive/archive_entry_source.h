@@ -11,14 +11,14 @@ namespace asc {
 
 class ArchiveEntrySource final : public ByteSource {
 public:
-    static Result<SourcePtr> open(SourcePtr archive, LibarchiveReader::Mode mode, const Entry &entry, QString name);
+    static Result<SourcePtr> open(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, const Entry &entry, QString name);
 
     uint64_t size() const override { return size_; }
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override;
     QString name() const override { return name_; }
 
 private:
-    ArchiveEntrySource(SourcePtr archive, LibarchiveReader::Mode mode, uint64_t ordinal, QString name);
+    ArchiveEntrySource(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, uint64_t ordinal, QString name);
     Result<void> restart() const;
     Result<void> moveTo(uint64_t offset) const;
     // Decodes the whole member once to learn its size (single compressed files do not store it).
@@ -26,6 +26,7 @@ private:
 
     SourcePtr archive_;
     LibarchiveReader::Mode mode_;
+    QByteArray charset_;
     uint64_t ordinal_;
     QString name_;
     uint64_t size_ = 0;

@@ -1,6 +1,9 @@
 #include "archive_format.h"
 
 #include "archive_container.h"
+#include "vfs/problems.h"
+
+#include <archive.h>
 
 namespace asc {
 
@@ -8,16 +11,27 @@ static int probeArchive(const ProbeInput &input)
 {
     if (input.head.empty() || input.quick)
         return 0;
+    // A probe only asks; what the archive's entries have to say is reported when it is read.
+    const ProblemScope quiet([](const Error &) {});
     // libarchive's bidders read only the first bytes (and a zip's end record): cheap enough.
     auto reader = LibarchiveReader::open(input.source, LibarchiveReader::Mode::Archives);
     if (!reader)
         return 0;
-    // Two zero blocks are a valid empty tar, and so is the start of every blank disk: an "empty
-    // tar" larger than tar's own padding is not one.
     Entry first;
     auto any = (*reader)->next(first);
-    if (any && !*any && input.source->size() > 20480)
+    const int base = (*reader)->formatCode() & ARCHIVE_FORMAT_BASE_MASK;
+    // Two zero blocks are a valid empty tar, and so is the start of every blank disk: an "empty
+    // tar" larger than tar's own padding is not one. Other empty archives (zip, 7z, rar, cpio)
+    // carry their own signature and are empty archives.
+    if (any && !*any && base == ARCHIVE_FORMAT_TAR && input.source->size() > 20480)
         return 0;
+    // libarchive's mtree bidder takes almost any line of text for a manifest: only a file that
+    // says it is one (the "#mtree" signature) or is named so counts.
+    if (base == ARCHIVE_FORMAT_MTREE) {
+        const QByteArrayView head(input.head.data(), qsizetype(input.head.size()));
+        if (!head.startsWith("#mtree") && !input.source->name().endsWith(QLatin1String(".mtree"), Qt::CaseInsensitive))
+            return 0;
+    }
     return 50;
 }
 
@@ -25,6 +39,7 @@ static int probeCompressed(const ProbeInput &input)
 {
     if (input.head.empty() || input.quick)
         return 0;
+    const ProblemScope quiet([](const Error &) {});
     auto reader = LibarchiveReader::open(input.source, LibarchiveReader::Mode::SingleCompressed);
     return reader && !(*reader)->filterNames().isEmpty() ? 30 : 0;
 }

@@ -1,9 +1,13 @@
 #include "libarchive_reader.h"
 
+#include "io/byte_text.h"
+#include "vfs/problems.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 namespace asc {
 
@@ -33,7 +37,7 @@ Error LibarchiveReader::error(const QString &what) const
     return Error::format(source_->name(), position_, message);
 }
 
-Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr source, Mode mode)
+Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr source, Mode mode, const QByteArray &nameCharset)
 {
     std::unique_ptr<LibarchiveReader> reader(new LibarchiveReader(std::move(source), mode));
     archive *a = archive_read_new();
@@ -45,6 +49,13 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
         archive_read_support_format_all(a);
     } else {
         archive_read_support_format_raw(a);
+    }
+    if (!nameCharset.isEmpty() && mode == Mode::Archives) {
+        // Every reader that knows the option takes it; an unknown charset fails here, by name.
+        if (archive_read_set_options(a, ("hdrcharset=" + nameCharset).constData()) < ARCHIVE_WARN)
+            return Error::make(ErrorKind::Usage, reader->source_->name(),
+                               QStringLiteral("cannot decode names from '%1': %2")
+                                   .arg(QString::fromLatin1(nameCharset), QString::fromUtf8(archive_error_string(a))));
     }
     archive_read_set_callback_data(a, reader.get());
     archive_read_set_read_callback(a, &LibarchiveReader::readCallback);
@@ -175,6 +186,7 @@ void LibarchiveReader::fill(archive_entry *raw, Entry &entry)
 {
     entry = Entry{};
     entry.type = typeOf(raw);
+    mtree_ = (archive_format(archive_) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_MTREE;
     if (mode_ == Mode::SingleCompressed) {
         entry.path = stripCompressionSuffix(source_->name()).toUtf8();
     } else {
@@ -196,6 +208,9 @@ void LibarchiveReader::fill(archive_entry *raw, Entry &entry)
         entry.size = archive_entry_size_is_set(raw) ? uint64_t(std::max<la_int64_t>(0, archive_entry_size(raw)))
                                                     : kUnknown;
     entry.mode = uint32_t(archive_entry_perm(raw)) & 07777;
+    // An mtree line without "mode=" leaves the mode 0; bsdtar then uses the usual defaults.
+    if (mtree_ && entry.mode == 0 && !(archive_entry_mode(raw) & 07777))
+        entry.mode = entry.type == EntryType::Dir ? 0755 : 0644;
     entry.uid = uint32_t(archive_entry_uid(raw));
     entry.gid = uint32_t(archive_entry_gid(raw));
     entry.uname = intern(archive_entry_uname(raw));
@@ -213,25 +228,75 @@ void LibarchiveReader::fill(archive_entry *raw, Entry &entry)
     entry.ordinal = entriesRead_;
 }
 
+QString LibarchiveReader::entryName(const Entry &entry) const
+{
+    if (entry.path.isEmpty()) // libarchive may drop the name of an entry it cannot use
+        return source_->name() + QStringLiteral(" (entry %1)").arg(entriesRead_ + 1);
+    return source_->name() + QStringLiteral("!/") + bytesToText(entry.path);
+}
+
+// Consecutive damaged headers are one problem: a run of garbage is skipped 512 bytes at a time.
+static constexpr int kMaxRetries = 1 << 20;
+
 Result<bool> LibarchiveReader::next(Entry &entry)
 {
     archive_entry *raw = nullptr;
-    const int rc = archive_read_next_header(archive_, &raw);
+    int rc = ARCHIVE_OK;
+    std::optional<uint64_t> damagedAt;
+    int retries = 0;
+    for (;;) {
+        const int64_t before = archive_read_header_position(archive_);
+        const uint64_t consumedBefore = position_;
+        rc = archive_read_next_header(archive_, &raw);
+        if (rc != ARCHIVE_RETRY)
+            break;
+        if (!damagedAt) {
+            const char *text = archive_error_string(archive_);
+            // libarchive notes where the header it gave up on began.
+            const int64_t at = archive_read_header_position(archive_);
+            damagedAt = at >= 0 ? uint64_t(at) : position_;
+            reportProblem(Error::format(source_->name(), *damagedAt,
+                                        QStringLiteral("damaged header, skipped%1").arg(text && *text ? QStringLiteral(" (%1)").arg(QString::fromUtf8(text)) : QString())));
+        }
+        // libarchive moves on at every retry; a reader that does not would loop forever.
+        if (++retries >= kMaxRetries || (archive_read_header_position(archive_) == before && position_ == consumedBefore && retries > 64))
+            return error(QStringLiteral("cannot find the next valid header"));
+    }
     if (rc == ARCHIVE_EOF)
         return false;
-    if (rc < ARCHIVE_WARN || !raw)
+    if (rc == ARCHIVE_FATAL || !raw)
         return error(QStringLiteral("cannot read entry header"));
     fill(raw, entry);
+    unreadable_ = false;
+    if (rc == ARCHIVE_WARN || rc == ARCHIVE_FAILED) {
+        const char *text = archive_error_string(archive_);
+        const QString what = text && *text ? QString::fromUtf8(text) : QStringLiteral("libarchive reported a problem");
+        const la_int64_t at = archive_read_header_position(archive_);
+        std::optional<uint64_t> offset = at >= 0 ? std::optional<uint64_t>(uint64_t(at)) : std::nullopt;
+        if (rc == ARCHIVE_FAILED) {
+            entry.problem = what.toUtf8();
+            unreadable_ = true;
+            reportProblem(Error::format(entryName(entry), offset, QStringLiteral("unreadable entry: %1").arg(what)));
+        } else {
+            reportProblem(Error::format(entryName(entry), offset, QStringLiteral("warning: %1").arg(what)));
+        }
+    }
     // In an unfiltered tar or cpio stream the content follows its header byte for byte, and the
     // header has been consumed: the content can then be read as a slice of the archive itself.
     const int base = archive_format(archive_) & ARCHIVE_FORMAT_BASE_MASK;
-    if ((base == ARCHIVE_FORMAT_TAR || base == ARCHIVE_FORMAT_CPIO) && entry.type == EntryType::File &&
+    if ((base == ARCHIVE_FORMAT_TAR || base == ARCHIVE_FORMAT_CPIO) && entry.type == EntryType::File && !unreadable_ &&
         entry.size != kUnknown && archive_entry_sparse_count(raw) == 0 && archive_filter_count(archive_) == 1 &&
         archive_filter_code(archive_, 0) == ARCHIVE_FILTER_NONE) {
         const la_int64_t at = archive_filter_bytes(archive_, 0);
         if (at >= 0 && uint64_t(at) + entry.size <= source_->size())
             entry.dataOffset = uint64_t(at);
     }
+    contentSize_ = entry.size == kUnknown ? kUnknown : entry.size;
+    contentPos_ = 0;
+    blockData_ = nullptr;
+    blockLeft_ = 0;
+    blockOffset_ = 0;
+    blocksDone_ = false;
     ++entriesRead_;
     return true;
 }
@@ -253,18 +318,63 @@ Result<LibarchiveReader::Block> LibarchiveReader::readBlock()
     return block;
 }
 
+// Built on libarchive's blocks rather than archive_read_data(): that one stops at the last data
+// block, so a sparse member ending in a hole (or all hole) came out short or empty.
 Result<size_t> LibarchiveReader::read(std::span<char> out)
 {
-    const la_ssize_t n = archive_read_data(archive_, out.data(), out.size());
-    if (n < 0)
-        return error(QStringLiteral("cannot read entry data"));
-    return size_t(n);
+    if (unreadable_)
+        return Error::format(source_->name(), std::nullopt, QStringLiteral("entry cannot be read: %1").arg(QString::fromUtf8(archive_error_string(archive_))));
+    size_t done = 0;
+    while (done < out.size()) {
+        if (contentSize_ != kUnknown && contentPos_ >= contentSize_)
+            break;
+        if (blockLeft_ == 0 && !blocksDone_) {
+            auto block = readBlock();
+            if (!block)
+                return std::move(block).error();
+            if (block->data == nullptr && block->size == 0) {
+                blocksDone_ = true;
+            } else {
+                if (uint64_t(block->offset) < contentPos_)
+                    return Error::format(source_->name(), position_, QStringLiteral("sparse blocks out of order in the entry"));
+                blockData_ = block->data;
+                blockLeft_ = block->size;
+                blockOffset_ = uint64_t(block->offset);
+            }
+            continue;
+        }
+        size_t n = out.size() - done;
+        if (blockLeft_ > 0 && contentPos_ >= blockOffset_) {
+            n = std::min(n, blockLeft_);
+            if (contentSize_ != kUnknown)
+                n = size_t(std::min<uint64_t>(n, contentSize_ - contentPos_));
+            std::memcpy(out.data() + done, blockData_, n);
+            blockData_ += n;
+            blockLeft_ -= n;
+            blockOffset_ += n;
+        } else {
+            // A hole: before the next block, or after the last one up to the recorded size.
+            uint64_t holeEnd = blocksDone_ || blockLeft_ == 0 ? contentSize_ : blockOffset_;
+            if (holeEnd == kUnknown)
+                break; // nothing records a size: the content ends with the data
+            n = size_t(std::min<uint64_t>(n, holeEnd - contentPos_));
+            std::memset(out.data() + done, 0, n);
+        }
+        done += n;
+        contentPos_ += n;
+    }
+    return done;
 }
 
 QString LibarchiveReader::formatName() const
 {
     const char *name = archive_format_name(archive_);
     return name ? QString::fromUtf8(name) : QString();
+}
+
+int LibarchiveReader::formatCode() const
+{
+    return archive_format(archive_);
 }
 
 QStringList LibarchiveReader::filterNames() const

@@ -22,15 +22,21 @@ public:
         SingleCompressed // the "raw" format: one compressed file (disk.img.xz) as one entry
     };
 
-    // Opens the handle; fails when libarchive recognises nothing.
-    static Result<std::unique_ptr<LibarchiveReader>> open(SourcePtr source, Mode mode);
+    // Opens the handle; fails when libarchive recognises nothing. `nameCharset` (e.g. "KOI8-R")
+    // asks the readers that support it (zip, tar, cpio, cab, ...) to decode stored names from it;
+    // empty keeps names as stored.
+    static Result<std::unique_ptr<LibarchiveReader>> open(SourcePtr source, Mode mode, const QByteArray &nameCharset = {});
     ~LibarchiveReader();
     LibarchiveReader(const LibarchiveReader &) = delete;
     LibarchiveReader &operator=(const LibarchiveReader &) = delete;
 
-    // The next header, filled into `entry`; false at the end of the archive.
+    // The next header, filled into `entry`; false at the end of the archive. As bsdtar does:
+    // a warning is reported (vfs/problems.h) and the entry kept; a damaged header libarchive
+    // skips (RETRY) is reported with its offset and reading goes on; an entry libarchive cannot
+    // use (FAILED) is returned marked unreadable, with the reason; only FATAL is an error.
     Result<bool> next(Entry &entry);
-    // Reads content of the current entry; 0 at its end.
+    // Reads content of the current entry, holes of sparse entries as zeros, up to the size the
+    // header gives (a trailing hole too); 0 at its end.
     Result<size_t> read(std::span<char> out);
     // The current entry's content as libarchive's own blocks (no copy): offset within the entry.
     // Empty block at the end.
@@ -42,6 +48,7 @@ public:
     Result<Block> readBlock();
 
     QString formatName() const;
+    int formatCode() const; // archive_format(): ARCHIVE_FORMAT_* (0 before the first header)
     QStringList filterNames() const;
     uint64_t entriesRead() const { return entriesRead_; }
     // Bytes of the underlying source consumed so far (for expansion-ratio limits).
@@ -51,6 +58,7 @@ public:
 private:
     LibarchiveReader(SourcePtr source, Mode mode);
     Error error(const QString &what) const;
+    QString entryName(const Entry &entry) const;
     QByteArray intern(const char *name);
     void fill(archive_entry *raw, Entry &entry);
 
@@ -66,6 +74,16 @@ private:
     uint64_t entriesRead_ = 0;
     std::optional<Error> sourceError_;
     QHash<QByteArray, QByteArray> names_; // owner/group names, shared between entries
+    // The current entry's content as read(): its size, where the output stands, and the rest of
+    // libarchive's current block (which starts at blockOffset_ within the entry).
+    uint64_t contentSize_ = 0;
+    uint64_t contentPos_ = 0;
+    const char *blockData_ = nullptr;
+    size_t blockLeft_ = 0;
+    uint64_t blockOffset_ = 0;
+    bool blocksDone_ = false;
+    bool mtree_ = false;
+    bool unreadable_ = false;
 };
 
 // Normalises an archive path: strips leading "/" and "./", collapses "//" and "/./", drops a

@@ -1,5 +1,7 @@
 #include "tsk_container.h"
 
+#include "io/byte_text.h"
+
 #include "formats/partitions/filesystem_magic.h"
 
 #include <QJsonObject>
@@ -229,7 +231,7 @@ Result<void> TskContainer::listDirectory(const Entry &dir, const EntrySink &sink
 {
     std::lock_guard lock(handles_->mutex);
     TSK_FS_INFO *fs = handles_->fs;
-    const QString where = dir.path.isEmpty() ? volume_->name() : volume_->name() + QStringLiteral("!/") + QString::fromUtf8(dir.path);
+    const QString where = dir.path.isEmpty() ? volume_->name() : volume_->name() + QStringLiteral("!/") + bytesToText(dir.path);
     TSK_FS_DIR *folder = nullptr;
     if (dir.path.isEmpty())
         folder = tsk_fs_dir_open_meta(fs, fs->root_inum);
@@ -278,7 +280,7 @@ Result<Entry> TskContainer::find(const QByteArray &path)
         if (!listed)
             return std::move(listed).error();
         if (!found || (i + 1 < parts.size() && found->type != EntryType::Dir))
-            return Error::make(ErrorKind::NotFound, volume_->name(), QStringLiteral("no entry '%1'").arg(QString::fromUtf8(path)));
+            return Error::make(ErrorKind::NotFound, volume_->name(), QStringLiteral("no entry '%1'").arg(bytesToText(path)));
         folder = std::move(*found);
     }
     return folder;
@@ -286,7 +288,7 @@ Result<Entry> TskContainer::find(const QByteArray &path)
 
 Result<SourcePtr> TskContainer::open(const Entry &entry)
 {
-    const QString name = volume_->name() + QStringLiteral("!/") + QString::fromUtf8(entry.path);
+    const QString name = volume_->name() + QStringLiteral("!/") + bytesToText(entry.path);
     if (entry.type != EntryType::File)
         return Error::make(ErrorKind::Usage, name, QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
     if (entry.dataOffset == kUnknown)

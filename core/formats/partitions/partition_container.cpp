@@ -1,5 +1,7 @@
 #include "partition_container.h"
 
+#include "io/byte_text.h"
+
 #include "filesystem_magic.h"
 #include "io/slice_source.h"
 
@@ -50,8 +52,8 @@ Result<void> PartitionContainer::list(const EntrySink &sink)
 Result<SourcePtr> PartitionContainer::open(const Entry &entry)
 {
     if (entry.type != EntryType::Partition || entry.dataOffset == kUnknown)
-        return Error::make(ErrorKind::Usage, disk_->name(), QStringLiteral("'%1' is not a partition").arg(QString::fromUtf8(entry.path)));
-    return SourcePtr(std::make_shared<SliceSource>(disk_, entry.dataOffset, entry.size, disk_->name() + QStringLiteral("!/") + QString::fromUtf8(entry.path)));
+        return Error::make(ErrorKind::Usage, disk_->name(), QStringLiteral("'%1' is not a partition").arg(bytesToText(entry.path)));
+    return SourcePtr(std::make_shared<SliceSource>(disk_, entry.dataOffset, entry.size, disk_->name() + QStringLiteral("!/") + bytesToText(entry.path)));
 }
 
 QJsonObject PartitionContainer::info() const

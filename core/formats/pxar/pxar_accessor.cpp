@@ -1,5 +1,7 @@
 #include "pxar_accessor.h"
 
+#include "io/byte_text.h"
+
 #include "io/memory_source.h"
 #include "io/slice_source.h"
 #include "pxar_format.h"
@@ -172,7 +174,7 @@ Result<Directory> Accessor::directoryAt(uint64_t end, uint64_t lowerBound) const
 Result<Directory> Accessor::directory(const PxarEntry &dir) const
 {
     if (dir.kind != Kind::Directory)
-        return Error::make(ErrorKind::Usage, archive_->name(), QStringLiteral("'%1' is not a directory").arg(QString::fromUtf8(dir.path)));
+        return Error::make(ErrorKind::Usage, archive_->name(), QStringLiteral("'%1' is not a directory").arg(bytesToText(dir.path)));
     return directoryAt(dir.entryEnd, dir.filenameOffset.value_or(0));
 }
 
@@ -192,7 +194,7 @@ Result<PxarEntry> Accessor::decodeAt(uint64_t filenameOffset, uint64_t end, cons
     if (!name)
         return std::move(name).error();
     if (nameHash(*name) != expectedHash)
-        return Error::format(archive_->name(), filenameOffset, QStringLiteral("name '%1' does not match its goodbye hash").arg(QString::fromUtf8(*name)));
+        return Error::format(archive_->name(), filenameOffset, QStringLiteral("name '%1' does not match its goodbye hash").arg(bytesToText(*name)));
     PxarEntry e;
     e.path = (parentPath == "/" ? QByteArray() : parentPath) + '/' + *name;
     e.filenameOffset = filenameOffset;
@@ -220,7 +222,7 @@ Result<PxarEntry> Accessor::decodeAt(uint64_t filenameOffset, uint64_t end, cons
             return Error::format(archive_->name(), inner->offset, QStringLiteral("payload reference but no payload file"));
         const uint64_t contentAt = e.contentInPayloadFile ? e.contentOffset + kHeaderSize : e.contentOffset;
         if (contentAt > holder->size() || holder->size() - contentAt < e.size)
-            return Error::format(holder->name(), e.contentOffset, QStringLiteral("content of '%1' (%2 bytes) lies past the end of the file").arg(QString::fromUtf8(e.path)).arg(e.size));
+            return Error::format(holder->name(), e.contentOffset, QStringLiteral("content of '%1' (%2 bytes) lies past the end of the file").arg(bytesToText(e.path)).arg(e.size));
         if (e.contentInPayloadFile) {
             char raw[16];
             if (auto read = payload_->readExact(e.contentOffset, raw); !read)
@@ -336,10 +338,10 @@ Result<SourcePtr> Accessor::content(const PxarEntry &file) const
         return content(*target);
     }
     if (file.kind != Kind::File)
-        return Error::make(ErrorKind::Usage, archive_->name(), QStringLiteral("'%1' has no content").arg(QString::fromUtf8(file.path)));
+        return Error::make(ErrorKind::Usage, archive_->name(), QStringLiteral("'%1' has no content").arg(bytesToText(file.path)));
     const SourcePtr &holder = file.contentInPayloadFile ? payload_ : archive_;
     const uint64_t at = file.contentInPayloadFile ? file.contentOffset + kHeaderSize : file.contentOffset;
-    return SourcePtr(std::make_shared<SliceSource>(holder, at, file.size, archive_->name() + QStringLiteral("!") + QString::fromUtf8(file.path)));
+    return SourcePtr(std::make_shared<SliceSource>(holder, at, file.size, archive_->name() + QStringLiteral("!") + bytesToText(file.path)));
 }
 
 } // namespace asc::pxar

@@ -1,5 +1,7 @@
 #include "pxar_container.h"
 
+#include "io/byte_text.h"
+
 #include "io/file_source.h"
 #include "io/slice_source.h"
 #include "pxar_decoder.h"
@@ -136,7 +138,7 @@ Result<Entry> PxarContainer::find(const QByteArray &path)
     if (!found)
         return std::move(found).error();
     if (!*found)
-        return Error::make(ErrorKind::NotFound, archive_->name(), QStringLiteral("no entry '%1'").arg(QString::fromUtf8(path)));
+        return Error::make(ErrorKind::NotFound, archive_->name(), QStringLiteral("no entry '%1'").arg(bytesToText(path)));
     return toEntry(**found, 0);
 }
 
@@ -146,13 +148,13 @@ Result<SourcePtr> PxarContainer::open(const Entry &entry)
         const SourcePtr &holder = payload_ && entry.dataOffset < payload_->size() && entry.detail.contains("payload file") ? payload_ : archive_;
         if (entry.dataOffset > holder->size() || holder->size() - entry.dataOffset < entry.size)
             return Error::format(holder->name(), entry.dataOffset, QStringLiteral("content lies past the end of the file"));
-        return SourcePtr(std::make_shared<SliceSource>(holder, entry.dataOffset, entry.size, archive_->name() + QStringLiteral("!/") + QString::fromUtf8(entry.path)));
+        return SourcePtr(std::make_shared<SliceSource>(holder, entry.dataOffset, entry.size, archive_->name() + QStringLiteral("!/") + bytesToText(entry.path)));
     }
     auto found = accessor_->lookup(entry.path);
     if (!found)
         return std::move(found).error();
     if (!*found)
-        return Error::make(ErrorKind::NotFound, archive_->name(), QStringLiteral("no entry '%1'").arg(QString::fromUtf8(entry.path)));
+        return Error::make(ErrorKind::NotFound, archive_->name(), QStringLiteral("no entry '%1'").arg(bytesToText(entry.path)));
     return accessor_->content(**found);
 }
 

@@ -1,5 +1,7 @@
 #include "pxar_decoder.h"
 
+#include "io/byte_text.h"
+
 #include "pxar_format.h"
 
 namespace asc::pxar {
@@ -70,7 +72,7 @@ Result<void> Decoder::openPayload(const PxarEntry &file)
 {
     if (!payload_)
         return Error::make(ErrorKind::Format, archive_->name(),
-                           QStringLiteral("'%1' keeps its content in a payload file (.ppxar) that was not found").arg(QString::fromUtf8(file.path)));
+                           QStringLiteral("'%1' keeps its content in a payload file (.ppxar) that was not found").arg(bytesToText(file.path)));
     const uint64_t at = file.contentOffset;
     if (at < payload_->position())
         return formatError(*archive_, file.entryStart, QStringLiteral("payload reference %1 goes backwards (payload file already at %2)").arg(at).arg(payload_->position()));

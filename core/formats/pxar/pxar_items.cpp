@@ -1,5 +1,7 @@
 #include "pxar_items.h"
 
+#include "io/byte_text.h"
+
 #include "pxar_format.h"
 
 namespace asc::pxar {
@@ -57,7 +59,7 @@ Result<QByteArray> readFilename(SequentialInput &in, const Header &h)
     if (!name)
         return name;
     if (name->isEmpty() || name->contains('/') || name->contains('\0') || *name == "." || *name == "..")
-        return formatError(in, h.offset, QStringLiteral("invalid file name '%1'").arg(QString::fromUtf8(*name)));
+        return formatError(in, h.offset, QStringLiteral("invalid file name '%1'").arg(bytesToText(*name)));
     return name;
 }
 

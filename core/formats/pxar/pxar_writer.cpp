@@ -1,5 +1,7 @@
 #include "pxar_writer.h"
 
+#include "io/byte_text.h"
+
 #include "pxar_format.h"
 
 #include <QDir>
@@ -148,7 +150,7 @@ public:
         if (node.meta.kind == Kind::Hardlink) {
             const uint64_t target = fileOffsets_.value(node.meta.target, 0);
             if (!target || !currentFilename_)
-                return Error::make(ErrorKind::Usage, QString::fromUtf8(path), QStringLiteral("hardlink target '%1' not written before it").arg(QString::fromUtf8(node.meta.target)));
+                return Error::make(ErrorKind::Usage, bytesToText(path), QStringLiteral("hardlink target '%1' not written before it").arg(QString::fromUtf8(node.meta.target)));
             return archive_.item(kHardlink, u64(currentFilename_ - target) + node.meta.target + '\0');
         }
         if (auto ok = archive_.item(kEntry, stat(node.meta)); !ok)
