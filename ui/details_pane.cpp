@@ -68,7 +68,7 @@ void DetailsPane::showSource(const QString &spec, quint64 size, const QString &f
 {
     ++generation_;
     QString html = QStringLiteral("<table cellspacing=4>");
-    html += row(tr("Location"), spec);
+    html += row(tr("Location"), pathText(textToBytes(spec)));
     html += row(tr("Size"), QStringLiteral("%1 (%2 bytes)").arg(sizeLabel(size)).arg(size));
     if (!imageInfo.isEmpty()) {
         // A disk image: its own header first, the backing chain spelled out, then its content.
@@ -105,7 +105,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     const quint64 generation = ++generation_;
     const Entry entry = tree.entry(node);
     QString html = QStringLiteral("<table cellspacing=4>");
-    html += row(tr("Location"), tree.spec(node));
+    html += row(tr("Location"), pathText(textToBytes(tree.spec(node)))); // bytes outside UTF-8 as U+FFFD
     html += row(tr("Name"), pathText(entry.name()));
     html += row(tr("Type"), entryTypeName(entry.type) + (tree.synthesized(node) ? tr(" (implied by deeper paths)") : QString()));
     if (entry.type == EntryType::File)
@@ -130,6 +130,8 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
         html += row(tr("Encrypted"), tr("yes: content cannot be read"));
     if (entry.unsafePath)
         html += row(tr("Unsafe path"), tr("absolute or with '..': never extracted"));
+    if (!entry.problem.isEmpty())
+        html += row(tr("Unreadable"), QString::fromUtf8(entry.problem));
     if (!isValidUtf8(entry.path))
         html += row(tr("Path bytes"), QString::fromLatin1(entry.path.toHex(' ')));
     html += row(tr("Archive order"), QString::number(entry.ordinal));
@@ -140,7 +142,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     fields_->setHtml(html + QStringLiteral("</table>"));
 
     hex_->setBytes({});
-    if (entry.type != EntryType::File || entry.encrypted || !layer.container)
+    if (entry.type != EntryType::File || entry.encrypted || !entry.problem.isEmpty() || !layer.container)
         return;
     QPointer<DetailsPane> self(this);
     ContainerPtr container = layer.container;

@@ -206,9 +206,9 @@ QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Name: return pathText(entry.name());
-        case Size: return isFile ? (entry.size == kUnknown ? tr("?") : sizeLabel(entry.size)) : QVariant();
+        case Size: return isFile ? (entry.size == kUnknown ? tr("unknown") : sizeLabel(entry.size)) : QVariant();
         case Compressed: return entry.compressedSize == kUnknown ? QVariant() : sizeLabel(entry.compressedSize);
-        case Type: return typeText(entry) + (entry.encrypted ? tr(" (encrypted)") : QString());
+        case Type: return typeText(entry) + (entry.encrypted ? tr(" (encrypted)") : QString()) + (entry.problem.isEmpty() ? QString() : tr(" (unreadable)"));
         case Modified:
             return entry.hasMtime ? QDateTime::fromSecsSinceEpoch(entry.mtime).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QVariant();
         case Permissions: return tree_.synthesized(node) ? QVariant() : permissionText(entry.type, entry.mode);

@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "io/byte_text.h"
+#include "io/remove_tree.h"
 
 #include "bench/bench_panel.h"
 #include "conflict_question.h"
@@ -128,6 +129,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
 MainWindow::~MainWindow()
 {
+    if (dragDir_)
+        removeTree(dragDir_->path());
     stopLoading();
     for (auto *watcher : listings_)
         watcher->waitForFinished();
@@ -614,7 +617,11 @@ QStringList MainWindow::extractForDrag(const QList<int32_t> &nodes)
         statusBar()->showMessage(tr("Too large to drag (%1): use Extract Selected… instead").arg(sizeLabel(total)));
         return {};
     }
+    // Removed by bytes: entries dragged out may have names that are not UTF-8 (QDir cannot).
+    if (dragDir_)
+        removeTree(dragDir_->path());
     dragDir_ = std::make_unique<QTemporaryDir>();
+    dragDir_->setAutoRemove(false);
     QStringList paths;
     for (int32_t node : nodes) {
         const auto &layer = tree.layer(tree.layerOf(node));

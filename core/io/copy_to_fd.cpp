@@ -55,36 +55,6 @@ bool allZero(const char *data, size_t size)
     return acc == 0;
 }
 
-// Writes `data` at `at` of a file already truncated to its final size, leaving whole zero blocks
-// of kMinHole bytes (aligned in the output) as holes, as `qemu-img convert` and
-// `cp --sparse=always` do: allocated image blocks often hold free filesystem space.
-Result<size_t> writeSparse(int fd, const char *data, size_t size, uint64_t at, const QString &fdName)
-{
-    size_t done = 0;
-    while (done < size) {
-        // The block containing position done, cut at the next kMinHole boundary of the output.
-        const uint64_t pos = at + done;
-        const size_t block = size_t(std::min<uint64_t>(kMinHole - pos % kMinHole, size - done));
-        if (block == kMinHole && allZero(data + done, block)) {
-            done += block;
-            continue;
-        }
-        // A run of blocks up to the next whole zero block.
-        size_t end = done + block;
-        while (end < size) {
-            const size_t next = std::min<size_t>(kMinHole, size - end);
-            if (next == kMinHole && allZero(data + end, next))
-                break;
-            end += next;
-        }
-        auto written = writeAll(fd, data + done, end - done, pos, fdName);
-        if (!written)
-            return written;
-        done = end;
-    }
-    return done;
-}
-
 // Copies [from, to) of the source to the same offsets (plus `base`) of a regular file: holes are
 // skipped (the file was truncated to size first), file-backed runs go kernel to kernel.
 Result<void> copyRange(const ByteSource &source, int fd, uint64_t base, uint64_t from, uint64_t to, const QString &fdName,
@@ -174,6 +144,37 @@ Result<CopyOutcome> copyToRegularFile(const ByteSource &source, int fd, uint64_t
 }
 
 } // namespace
+
+// Writes `data` at `at` of a file already truncated to its final size, leaving whole zero blocks
+// of kMinHole bytes (aligned in the output) as holes, as `qemu-img convert` and
+// `cp --sparse=always` do: allocated image blocks often hold free filesystem space.
+Result<size_t> writeSparse(int fd, const char *data, size_t size, uint64_t at, const QString &fdName)
+{
+    size_t done = 0;
+    while (done < size) {
+        // The block containing position done, cut at the next kMinHole boundary of the output.
+        const uint64_t pos = at + done;
+        const size_t block = size_t(std::min<uint64_t>(kMinHole - pos % kMinHole, size - done));
+        if (block == kMinHole && allZero(data + done, block)) {
+            done += block;
+            continue;
+        }
+        // A run of blocks up to the next whole zero block.
+        size_t end = done + block;
+        while (end < size) {
+            const size_t next = std::min<size_t>(kMinHole, size - end);
+            if (next == kMinHole && allZero(data + end, next))
+                break;
+            end += next;
+        }
+        auto written = writeAll(fd, data + done, end - done, pos, fdName);
+        if (!written)
+            return written;
+        done = end;
+    }
+    return done;
+}
+
 
 Result<CopyOutcome> copyToFd(const ByteSource &source, int fd, const QString &fdName, const CancelFlag &cancel)
 {

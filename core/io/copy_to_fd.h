@@ -13,6 +13,10 @@ struct CopyOutcome {
     bool readerGone = false; // EPIPE: whoever read the output went away
 };
 
+// Writes `data` at offset `at` of a regular file, leaving whole zero blocks of 4 KiB (aligned
+// in the file) as holes; the caller sets the file's final size (ftruncate) afterwards.
+Result<size_t> writeSparse(int fd, const char *data, size_t size, uint64_t at, const QString &fdName);
+
 Result<CopyOutcome> copyToFd(const ByteSource &source, int fd, const QString &fdName, const CancelFlag &cancel = {});
 
 } // namespace asc

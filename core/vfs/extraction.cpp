@@ -1,9 +1,11 @@
 #include "extraction.h"
 
 #include "io/byte_text.h"
+#include "io/copy_to_fd.h"
 
 #include <QFile>
 #include <QRandomGenerator>
+#include <QHash>
 #include <QSet>
 #include <unordered_map>
 #include <cerrno>
@@ -152,17 +154,24 @@ public:
     Room makeRoom(int parent, const QByteArray &name, const QByteArray &path, bool replacingWithFile)
     {
         Room room{true, false, name};
-        struct stat st {};
-        const bool ours = written_.contains(path);
-        if (::fstatat(parent, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
-            room.replace = ours; // an earlier member of this name may still wait for its rename
+        // An earlier member of this name in this extraction: the later one takes its place
+        // (under the name it got, "keep both" included).
+        auto earlier = targetOf_.constFind(path);
+        if (earlier != targetOf_.constEnd()) {
+            room.name = earlier->mid(earlier->lastIndexOf('/') + 1);
+            room.replace = true;
+            if (!replacingWithFile)
+                ::unlinkat(parent, room.name.constData(), 0);
             return room;
         }
+        struct stat st {};
+        if (::fstatat(parent, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+            return room;
         if (S_ISDIR(st.st_mode)) {
             refuse(path, QStringLiteral("a directory of that name exists"));
             return {false, false, {}};
         }
-        ExistingPolicy policy = ours ? ExistingPolicy::Overwrite : options_.existing;
+        ExistingPolicy policy = options_.existing;
         if (policy == ExistingPolicy::Ask) {
             if (answerForAll_) {
                 policy = *answerForAll_;
@@ -178,8 +187,7 @@ public:
         switch (policy) {
         case ExistingPolicy::Overwrite:
         case ExistingPolicy::Ask:
-            if (!ours)
-                ++report_.replaced;
+            ++report_.replaced;
             if (!replacingWithFile) // files replace atomically by rename; links need the name free
                 ::unlinkat(parent, name.constData(), 0);
             room.replace = true;
@@ -270,22 +278,23 @@ public:
                         .arg(bytesToText(entry.path)).arg(options_.maxRatio).arg(containerBytes));
                 return false;
             }
-            for (size_t done = 0; done < *got;) {
-                const ssize_t n = ::write(out.get(), buffer.get() + done, *got - done);
-                if (n < 0 && errno == EINTR)
-                    continue;
-                if (n < 0) {
-                    const int err = errno;
-                    discard();
-                    report_.stopped = Error::system(directory_, QStringLiteral("write '%1'").arg(bytesToText(entry.path)), err);
-                    return false;
-                }
-                done += size_t(n);
+            // Zero blocks stay holes: sparse members (and long runs of zeros) take no space.
+            auto wrote = writeSparse(out.get(), buffer.get(), *got, fileBytes, directory_);
+            if (!wrote) {
+                discard();
+                report_.stopped = Error::system(directory_, QStringLiteral("write '%1'").arg(bytesToText(entry.path)), wrote.error().errnum);
+                return false;
             }
             writtenBytes_ = total;
             fileBytes += *got;
             if (progress_)
                 progress_(writtenBytes_);
+        }
+        if (::ftruncate(out.get(), off_t(fileBytes)) != 0) { // a trailing hole
+            const int err = errno;
+            discard();
+            report_.stopped = Error::system(directory_, QStringLiteral("write '%1'").arg(bytesToText(entry.path)), err);
+            return false;
         }
         ::fchmod(out.get(), entry.mode & 0777 & ~processUmask()); // setuid, setgid and sticky never survive
         if (entry.hasMtime) {
@@ -298,7 +307,7 @@ public:
             target = entry.path.left(entry.path.size() - name.size()) + room.name;
         claimed_.insert(room.name);
         pending_.push_back({directory, temp, room.name, entry.path, target, fileBytes, room.replace});
-        written_.insert(target);
+        targetOf_.insert(entry.path, target);
         pendingBytes_ += fileBytes;
         if (pending_.size() >= kBatchFiles || pendingBytes_ >= kBatchBytes)
             commitPending();
@@ -429,7 +438,7 @@ public:
                 refuse(entry.path, QStringLiteral("cannot create symlink: %1").arg(errnoText(errno)));
                 return true;
             }
-            countLink(entry.path);
+            countLink(entry.path, entry.path.left(entry.path.size() - name.size()) + room.name);
             return true;
         }
         case EntryType::Hardlink: {
@@ -459,7 +468,7 @@ public:
                 refuse(entry.path, QStringLiteral("cannot create hardlink: %1").arg(errnoText(errno)));
                 return true;
             }
-            countLink(entry.path);
+            countLink(entry.path, entry.path.left(entry.path.size() - name.size()) + room.name);
             return true;
         }
         case EntryType::CharDev:
@@ -493,7 +502,7 @@ public:
     ExtractReport &report() { return report_; }
 
     // A link replacing a file or link of this extraction counts once.
-    void countLink(const QByteArray &path)
+    void countLink(const QByteArray &member, const QByteArray &path)
     {
         auto earlier = inPlace_.find(path);
         if (earlier != inPlace_.end()) {
@@ -506,7 +515,7 @@ public:
             ++report_.replaced;
         }
         links_.insert(path);
-        written_.insert(path);
+        targetOf_.insert(member, path);
         ++report_.links;
     }
 
@@ -522,7 +531,7 @@ private:
     std::vector<PendingFile> pending_;
     uint64_t pendingBytes_ = 0;
     uint64_t writtenBytes_ = 0;                   // bytes written so far (limits, progress)
-    QSet<QByteArray> written_;                    // paths this extraction wrote (or will rename)
+    QHash<QByteArray, QByteArray> targetOf_;      // member path -> the path this extraction wrote it to
     QSet<QByteArray> links_;                      // paths this extraction made links
     QSet<QByteArray> claimed_;                    // names taken by pending renames (keep both)
     std::unordered_map<QByteArray, uint64_t> inPlace_; // files in place: path -> their bytes

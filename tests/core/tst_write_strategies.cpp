@@ -115,22 +115,32 @@ private Q_SLOTS:
         config.strategies = {QStringLiteral("stdio-8k"), QStringLiteral("single-write")};
         config.fileSizes = {64 * 1024, 256 * 1024, 1024 * 1024};
         config.runs = 5;
-        auto result = runWriteBench(config);
-        QVERIFY2(result.ok(), qPrintable(result.ok() ? QString() : result.error().toString()));
-        if (result->deviceBytesSource == QLatin1String("none"))
-            QSKIP("no device counters here");
-        for (uint64_t size : config.fileSizes) {
-            double stdio = 0, single = 0;
-            for (const WritePoint &p : result->points) {
-                if (p.fileSize != size)
-                    continue;
-                (p.strategy == QLatin1String("stdio-8k") ? stdio : single) = p.amplification;
+        // The device counter is machine-wide: other processes' writes (a parallel test) only ever
+        // add to it. A run where single-write came out no worse for every size proves the point;
+        // up to three runs, so one burst of someone else's writes does not fail it.
+        QString failure;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            auto result = runWriteBench(config);
+            QVERIFY2(result.ok(), qPrintable(result.ok() ? QString() : result.error().toString()));
+            if (result->deviceBytesSource == QLatin1String("none"))
+                QSKIP("no device counters here");
+            failure.clear();
+            for (uint64_t size : config.fileSizes) {
+                double stdio = 0, single = 0;
+                for (const WritePoint &p : result->points) {
+                    if (p.fileSize != size)
+                        continue;
+                    (p.strategy == QLatin1String("stdio-8k") ? stdio : single) = p.amplification;
+                }
+                QVERIFY(single > 0 && stdio > 0);
+                // Medians of a whole-device counter: allow one 4 KiB block of noise per file.
+                if (single > stdio + 4096.0 / double(size))
+                    failure = QStringLiteral("%1: single-write x%2 > stdio-8k x%3").arg(size).arg(single).arg(stdio);
             }
-            QVERIFY(single > 0 && stdio > 0);
-            // Medians of a whole-device counter: allow one 4 KiB block of noise per file.
-            QVERIFY2(single <= stdio + 4096.0 / double(size),
-                     qPrintable(QStringLiteral("%1: single-write x%2 > stdio-8k x%3").arg(size).arg(single).arg(stdio)));
+            if (failure.isEmpty())
+                break;
         }
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
         QCOMPARE(QDir(dir_.path()).entryList({QStringLiteral(".archivescope-*")}, QDir::AllEntries | QDir::Hidden), QStringList());
     }
 

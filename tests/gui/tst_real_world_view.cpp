@@ -1,0 +1,214 @@
+// Real-world archives in the window: entries whose names are not UTF-8 are reached by node
+// (details, hex, extract, drag-out, benchmark target); the Name Encoding choice decodes legacy
+// names; damaged headers and unreadable entries end in one banner with a details list; a second
+// extraction onto the same folder asks what to do with each name that exists.
+
+#include "bench/bench_panel.h"
+#include "details_pane.h"
+#include "entry_filter_model.h"
+#include "entry_tree_model.h"
+#include "hex_view.h"
+#include "io/byte_text.h"
+#include "io/remove_tree.h"
+#include "main_window.h"
+#include "test_files.h"
+#include "vfs/spec.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QCheckBox>
+#include <QFile>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTimer>
+#include <QTreeView>
+#include <sys/stat.h>
+
+using namespace asc;
+
+class TestRealWorldView : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString legacy_;
+    QString damaged_;
+
+    static QModelIndex findByName(const QAbstractItemModel *model, const QString &name, const QModelIndex &parent = {})
+    {
+        for (int row = 0; row < model->rowCount(parent); ++row) {
+            const QModelIndex index = model->index(row, 0, parent);
+            if (index.data().toString() == name)
+                return index;
+            const QModelIndex deeper = findByName(model, name, index);
+            if (deeper.isValid())
+                return deeper;
+        }
+        return {};
+    }
+
+    bool openAndWait(ui::MainWindow &window, const QString &spec)
+    {
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        QSignalSpy opened(&window, &ui::MainWindow::opened);
+        window.openSpec(spec);
+        if ((opened.count() == 0 && !opened.wait(20000)) || !opened.first().at(1).toBool())
+            return false;
+        return listed.count() > 0 || listed.wait(30000);
+    }
+
+    void select(ui::MainWindow &window, const QModelIndex &index)
+    {
+        window.treeView()->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+
+    // Clicks `button` in the next conflict question, ticking "Apply to all" when asked to.
+    static void answerConflicts(const QString &button, bool all, int *asked)
+    {
+        auto *poll = new QTimer(qApp);
+        QObject::connect(poll, &QTimer::timeout, poll, [poll, button, all, asked] {
+            auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget());
+            if (!box || box->objectName() != QLatin1String("conflictQuestion"))
+                return;
+            ++*asked;
+            if (all)
+                box->checkBox()->setChecked(true);
+            for (QAbstractButton *b : box->buttons()) {
+                if (b->text().remove(QLatin1Char('&')) == button) {
+                    b->click();
+                    break;
+                }
+            }
+            if (all)
+                poll->deleteLater();
+        });
+        poll->start(20);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_real_world_view"));
+        legacy_ = dir_.filePath(QStringLiteral("legacy.zip"));
+        damaged_ = dir_.filePath(QStringLiteral("damaged.tar"));
+        auto made = test::run(QStringLiteral("python3"), {QStringLiteral("-c"), QStringLiteral(R"PY(
+import io, sys, tarfile, zipfile
+class Raw(zipfile.ZipInfo):
+    def _encodeFilenameFlags(self):
+        return self.filename.encode('latin-1'), self.flag_bits & ~0x800
+z = zipfile.ZipFile(sys.argv[1], 'w')
+for name, data in ((u'Привет.txt'.encode('cp866'), b'cp866 text\n'), (b'\xff\xfe.bin', b'no charset\n' * 100)):
+    i = Raw(name.decode('latin-1')); i.external_attr = 0o644 << 16
+    z.writestr(i, data)
+z.close()
+buf = io.BytesIO()
+t = tarfile.open(fileobj=buf, mode='w', format=tarfile.USTAR_FORMAT)
+for n in ('f1', 'f2', 'f3'):
+    data = ('file %s\n' % n).encode(); i = tarfile.TarInfo(n); i.size = len(data); t.addfile(i, io.BytesIO(data))
+t.close()
+b = bytearray(buf.getvalue()); b[1024 + 148] = ord('9'); b[1024 + 149] = ord('9')
+open(sys.argv[2], 'wb').write(b)
+)PY"), legacy_, damaged_});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+    }
+
+    void entryWithBytesNameIsReachedByNode()
+    {
+        ui::MainWindow window;
+        QAbstractItemModelTester tester(window.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.show();
+        QVERIFY(openAndWait(window, legacy_));
+        // Shown with U+FFFD for the bytes outside UTF-8; addressed by the node's raw path.
+        const QModelIndex bad = findByName(window.proxy(), QString(QChar(0xFFFD)) + QChar(0xFFFD) + QStringLiteral(".bin"));
+        QVERIFY(bad.isValid());
+        select(window, bad);
+        QVERIFY2(window.detailsPane()->text().contains(QStringLiteral("ff fe 2e 62 69 6e")), qPrintable(window.detailsPane()->text()));
+        QTRY_COMPARE_WITH_TIMEOUT(window.hexView()->bytes(), QByteArray("no charset\n").repeated(100), 10000);
+        // The benchmark's target resolves to the same bytes.
+        auto location = resolve(window.benchPanel()->target());
+        QVERIFY2(location, qPrintable(location ? QString() : location.error().toString()));
+        QCOMPARE(location->source->size(), quint64(1100));
+        // Extract Selected writes the file under its raw name.
+        const QString target = dir_.filePath(QStringLiteral("extracted"));
+        QSignalSpy done(&window, &ui::MainWindow::extractionFinished);
+        window.extractSelectedTo(target);
+        QVERIFY(done.count() > 0 || done.wait(20000));
+        struct stat st {};
+        QVERIFY(::stat((QFile::encodeName(target) + "/\xff\xfe.bin").constData(), &st) == 0);
+        QCOMPARE(st.st_size, off_t(1100));
+        QVERIFY2(done.first().first().toString().startsWith(QStringLiteral("Extracted 1 file, 0 folders, 0 links")), qPrintable(done.first().first().toString()));
+        // Drag-out too.
+        std::unique_ptr<QMimeData> mime(window.proxy()->mimeData({bad}));
+        QVERIFY(mime && mime->urls().size() == 1);
+        QVERIFY(::stat(QFile::encodeName(mime->urls().first().toLocalFile()).constData(), &st) == 0 || ::stat(textToBytes(mime->urls().first().toLocalFile()).constData(), &st) == 0);
+        QCOMPARE(st.st_size, off_t(1100));
+        QVERIFY(removeTree(target));
+    }
+
+    void nameEncodingDecodesLegacyNames()
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, legacy_));
+        QVERIFY(!findByName(window.proxy(), QStringLiteral("Привет.txt")).isValid());
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        window.setNameCharset("CP866");
+        QVERIFY(listed.count() > 0 || listed.wait(20000));
+        const QModelIndex decoded = findByName(window.proxy(), QStringLiteral("Привет.txt"));
+        QVERIFY(decoded.isValid());
+        select(window, decoded);
+        QTRY_COMPARE_WITH_TIMEOUT(window.hexView()->bytes(), QByteArray("cp866 text\n"), 10000);
+        QCOMPARE(window.nameCharset(), QByteArray("CP866"));
+    }
+
+    void problemsEndInOneBanner()
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, damaged_));
+        QVERIFY(findByName(window.proxy(), QStringLiteral("f1")).isValid());
+        QVERIFY(findByName(window.proxy(), QStringLiteral("f3")).isValid());
+        QCOMPARE(window.problems().size(), 1);
+        QVERIFY2(window.problems().first().contains(QStringLiteral("offset 1024: damaged header, skipped")), qPrintable(window.problems().first()));
+        QVERIFY2(window.bannerText().contains(QStringLiteral("1 problem reading")), qPrintable(window.bannerText()));
+        // A clean file clears them.
+        QVERIFY(openAndWait(window, legacy_));
+        QVERIFY(window.problems().isEmpty());
+        QVERIFY(window.bannerText().isEmpty());
+    }
+
+    void secondExtractionAsks()
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, damaged_));
+        const QString target = dir_.filePath(QStringLiteral("again"));
+        QSignalSpy done(&window, &ui::MainWindow::extractionFinished);
+        window.extractSelectedTo(target); // nothing selected: everything
+        QVERIFY(done.count() > 0 || done.wait(20000));
+        QVERIFY2(done.last().first().toString().startsWith(QStringLiteral("Extracted 2 files")), qPrintable(done.last().first().toString()));
+        // Again: each name exists. "Keep Both" for the first, with "Apply to all".
+        int asked = 0;
+        answerConflicts(QStringLiteral("Keep Both"), true, &asked);
+        window.extractSelectedTo(target);
+        QVERIFY(done.count() > 1 || done.wait(20000));
+        QCOMPARE(asked, 1);
+        QVERIFY(QFile::exists(target + QStringLiteral("/f1 (2)")));
+        QVERIFY(QFile::exists(target + QStringLiteral("/f3 (2)")));
+        // And once more, skipping: nothing written, nothing refused.
+        asked = 0;
+        answerConflicts(QStringLiteral("Skip"), true, &asked);
+        window.extractSelectedTo(target);
+        QVERIFY(done.count() > 2 || done.wait(20000));
+        QCOMPARE(asked, 1);
+        const QString summary = done.last().first().toString();
+        QVERIFY2(summary.contains(QStringLiteral("Extracted 0 files")) && summary.contains(QStringLiteral("2 skipped")), qPrintable(summary));
+        QVERIFY(!QFile::exists(target + QStringLiteral("/f1 (3)")));
+    }
+};
+
+QTEST_MAIN(TestRealWorldView)
+#include "tst_real_world_view.moc"
