@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Archive benchmarks (issue: archives). Peers timed in the same run with hyperfine:
 #   listing a 200,201-entry tar of small files: bsdtar -tf, GNU tar -tf, 7zz l vs archivescope-cli ls
 #   cat of a 1 GiB single-entry tar:             bsdtar -xOf vs archivescope-cli cat

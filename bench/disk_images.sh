@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Disk-image benchmarks: a 1 GiB virtual disk (30% random, 30% text, 40% holes, 64 KiB clusters)
 # as plain, zlib and zstd qcow2, each read by ArchiveScope and by its peers in the same run:
 #   - into memory:      archivescope-cli bench (source, 2 MiB)      vs 7zz x -so -tqcow > /dev/null

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Runs every benchmark in bench/ (each times its peers in the same run) and rewrites
 # bench/README.md with the results. Build first: ./scripts/run.sh or cmake --build --preset release.
 # Usage: bench/run-all.sh [WORKDIR]

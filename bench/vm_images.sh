@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The other image formats: the virtual disk of the same 512 MiB content (a GPT disk with an ext4
 # partition filled with files) as qcow2, vmdk, vdi, vhd and vhdx, read by `archivescope-cli cat` to
 # tmpfs next to `qemu-img convert -O raw` of the same image in the same run; and every file of the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Write amplification on this machine's disk (the DESIGN.md write case): every write strategy,
 # files of 1 KiB to 1 MiB, buffer 8 KiB, in place and with atomic replace, fsync'd; device bytes
 # from the block device's counter. Usage: bench/writes.sh [WORKDIR] (WORKDIR must not be tmpfs)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Process-wide settings both executables and the tests need before touching archives.
 

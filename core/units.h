@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Sizes as people write them: binary units (K = 1024), labelled "4 KiB", "1 MiB".
 

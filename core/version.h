@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Versions of the program and the libraries it was built with, for --version and result files.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Fills @ARCHIVESCOPE_MIME_TYPES@ in the .desktop template from the CLI's `formats --mime-types`.
 file(READ ${TYPES} types)
 string(STRIP "${types}" types)

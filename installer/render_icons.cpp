@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Build-time tool: renders the scalable application icon to the PNG sizes of the hicolor theme.
 // Usage: render_icons ICON.svg OUTDIR SIZE...
 

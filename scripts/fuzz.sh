@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Builds the libFuzzer targets (clang, `fuzz` preset) and runs each for SECONDS (default 30),
 # starting from the seed corpus in tests/fuzz/corpus/<target>/. A crash fails the script and
 # leaves the reproducer in build/fuzz/.

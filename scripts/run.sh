@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs what is needed, builds (release preset) and starts the GUI on FILE, or on the bundled
 # sample archive when no file is given. Quick when nothing changed.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs every Debian 12 package ArchiveScope needs to build, test and benchmark.
 # Idempotent: does nothing (quickly) when everything is already installed.
 # Works as root or through sudo.
@@ -14,7 +15,7 @@ qemu-utils libarchive-tools 7zip xorriso mtools dosfstools e2fsprogs fdisk gdisk
 cpio binutils xz-utils zstd bzip2 lz4 lzip file
 fio hyperfine strace
 xvfb xauth imagemagick ntfs-3g exfatprogs
-desktop-file-utils appstream shared-mime-info dpkg-dev
+desktop-file-utils appstream shared-mime-info dpkg-dev lintian help2man ccache bash-completion man-db
 python3
 "
 

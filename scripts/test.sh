@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Installs what is needed, builds and runs the whole test suite: every Qt Test suite (release
 # build), then the core suites again under AddressSanitizer + UBSan, then each libFuzzer target
 # briefly. Quick when nothing changed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A strip of the virtual disk coloured by what each part holds: data, compressed data, zeros,
 // unallocated, or data from a backing file. Colours come from the palette.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "backing_question.h"
 
 #include "formats/image/disk_image.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // In the GUI, a disk image naming a backing file outside its own folder asks the user (showing
 // the path) instead of following it silently or refusing outright.

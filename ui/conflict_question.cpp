@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "conflict_question.h"
 
 #include "io/byte_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Extracting onto a name that already exists asks the user — overwrite, skip, keep both, with
 // "apply to all" — as Ark and 7-Zip do. The extraction runs on a worker; the question is shown

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "details_pane.h"
 
 #include "when_finished.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The selected entry: every metadata field and format extra, and a hex view of its first 64 KiB
 // (read on a worker thread; a newer selection drops older reads).

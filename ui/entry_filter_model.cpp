@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entry_filter_model.h"
 
 #include "entry_tree_model.h"

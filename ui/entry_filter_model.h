@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Sorting (folders first, names in natural order) and filtering (case-insensitive substring, or a
 // glob when the text has * or ?) that keeps the parents of matches visible.

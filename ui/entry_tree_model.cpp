@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entry_tree_model.h"
 
 #include "units.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A thin QAbstractItemModel over EntryTree. Rows arrive in batches from a listing worker; nested
 // archives expand in place, and folders of containers read folder by folder are read when expanded,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "extract_job.h"
 
 #include "units.h"

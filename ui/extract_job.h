@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Safe extraction of selected entries on a worker thread, with progress (bytes) and cancel.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A read-only hex dump (offset, 16 bytes in hex, ASCII) of a block of bytes.
 

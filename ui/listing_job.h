@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Lists a container on a worker thread and hands entries over in batches (small first, so the
 // first rows show at once; then about every 100 ms). Cancel the future to stop.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "main_window.h"
 
 #include "io/byte_text.h"
@@ -216,7 +217,10 @@ void MainWindow::buildMenus()
     help->addAction(tr("&About ArchiveScope"), this, [this] {
         QMessageBox::about(this, tr("About ArchiveScope"),
                            tr("<h3>ArchiveScope %1</h3><p>Browse archives and disk images, and measure how fast "
-                              "they read.</p><p>Built with %2.</p>")
+                              "they read.</p><p>Copyright © 2026 The ArchiveScope developers. Free software under the "
+                              "<a href=\"https://opensource.org/license/mit\">MIT licence</a>.</p>"
+                              "<p>Homepage: <a href=\"https://github.com/archivescope/archivescope\">"
+                              "github.com/archivescope/archivescope</a></p><p>Built with %2.</p>")
                                .arg(programVersion(), libraryVersions().toHtmlEscaped()));
     });
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The main window: address bar, filter, the entry tree (filled incrementally from a worker),
 // details and hex view, status bar with progress and Stop. Files open from the command line,

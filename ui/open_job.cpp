@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "open_job.h"
 
 #include "formats/archive/name_charset.h"

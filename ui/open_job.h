@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Opening a SPEC off the UI thread: resolve it, read the first 64 KiB for the hex view, and
 // open its container if it is one.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "open_measurement.h"
 
 #include "entry_tree_model.h"

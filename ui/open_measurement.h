@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // For bench/: opens a file in a window and measures what a user waits for: time until the first
 // 1000 rows are in the tree, time until the whole tree is listed, and resident memory per entry.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The recently opened SPECs, most recent first, persisted with QSettings.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs `handler(result)` on `context`'s thread when `future` finishes, through a QFutureWatcher
 // connected before the future is set (the documented race-free order). Used instead of

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "window_set.h"
 
 #include "main_window.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The application's windows: every file given or dropped opens, the first in the current window
 // and each further one in a window of its own. (Each launch is its own process: no single instance.)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "argument_parser.h"
 
 #include "cli_output.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // QCommandLineParser set up the same way for every subcommand: --help, usage errors -> exit 2.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What every CLI command shares: exit codes, error lines, stdout writing.
 

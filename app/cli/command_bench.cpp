@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bench SPEC [options]`: the read-strategy x buffer-size sweep (CLI.md).
 
 #include "argument_parser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `cat SPEC`: the bytes of a file, an entry or a virtual disk to stdout, byte-exact.
 
 #include "argument_parser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `chart RESULT.json -o OUT.(png|svg|pdf)`: the same chart the GUI draws, rendered offscreen by
 // the same code (ui/bench/benchmark_chart), for CI pipelines and scripts.
 

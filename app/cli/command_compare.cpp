@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `compare A.json B.json`: ratios B/A per matching point, with a verdict only beyond the noise.
 
 #include "argument_parser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `extract SPEC -C DIR [--overwrite]`: safe extraction (see core/vfs/extraction.h).
 
 #include "argument_parser.h"

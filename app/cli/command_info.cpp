@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `info SPEC [--json]`: the format of SPEC and its metadata.
 
 #include "argument_parser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `formats` and `strategies`: what this build and machine can do.
 
 #include "argument_parser.h"

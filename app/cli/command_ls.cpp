@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `ls SPEC [--json]`: every entry below SPEC, recursively, in archive order.
 
 #include "argument_parser.h"

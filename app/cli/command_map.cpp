@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `map SPEC [--json]`: the allocation of a disk image's virtual disk, like
 // `qemu-img map --output=json` (start, length, depth, present, zero, data, offset; plus compressed).
 

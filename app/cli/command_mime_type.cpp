@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `mime-type FILE...`: the MIME type the desktop would give each file (shared-mime-info, by content
 // and name), as `FILE: TYPE` lines. Lets the installation test check file associations.
 

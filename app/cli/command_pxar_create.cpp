@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `pxar-create DIR -o OUT [--split]`: encode a directory as a pxar archive (v1), or as a v2 split
 // pair OUT.mpxar + OUT.ppxar. For building test and benchmark archives of any shape and size.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `writebench DIR [options]`: write strategies x file sizes, write calls and write amplification.
 
 #include "argument_parser.h"

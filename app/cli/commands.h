@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One function per subcommand; each parses its own arguments (args[0] is the command name).
 

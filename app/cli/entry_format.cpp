@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entry_format.h"
 
 #include "vfs/path_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // How `ls` prints an entry: a JSON Lines object (CLI.md) or a human line like `bsdtar -tv`.
 

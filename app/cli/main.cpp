@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // archivescope-cli: the headless twin of the GUI (see CLI.md for the contract).
 
 #include "cli_output.h"

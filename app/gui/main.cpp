@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // archivescope: the desktop application. Every file argument opens (the first in this window).
 
 #include "backing_question.h"
@@ -28,7 +29,7 @@ int main(int argc, char **argv)
     QApplication::setOrganizationName(QStringLiteral("ArchiveScope"));
     QApplication::setApplicationName(QStringLiteral("ArchiveScope"));
     QApplication::setApplicationVersion(asc::programVersion());
-    QApplication::setDesktopFileName(QStringLiteral("io.github.archivescope.ArchiveScope"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.archivescope.archivescope"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Browse archives and disk images, and measure how fast they read."));

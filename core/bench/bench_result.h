@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A benchmark run as plain data: configuration, machine, samples and per-point statistics.
 // Written to and read from the JSON layout in CLI.md (and CSV), so results can be compared later.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bench_runner.h"
 
 #include "cache_control.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Runs a benchmark: strategies x buffer sizes x (warm-up + counted runs), per pass, warm or cold
 // cache. Blocks (run it on a worker); reports each finished point and progress as it goes; the

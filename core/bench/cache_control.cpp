@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cache_control.h"
 
 #include "io/byte_text.h"

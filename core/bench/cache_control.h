@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Cold-cache runs: evict a file's pages with posix_fadvise(POSIX_FADV_DONTNEED), then check with
 // mincore how much is still resident (the kernel may keep pages that are mapped or dirty).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Comparing two bench results point by point: ratio B/A of mean throughput with propagated
 // uncertainty, and a verdict only when Welch's t-test says the difference exceeds the noise.

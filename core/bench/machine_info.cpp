@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "machine_info.h"
 
 #include "version.h"

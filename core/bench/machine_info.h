@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a result file records about where it was measured: CPU, cores, kernel, the target's
 // filesystem, library versions. Blocking (reads /proc), cheap.

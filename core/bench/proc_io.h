@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Counters from /proc/<self|thread-self>/io: what the kernel saw, independent of what a strategy
 // claims (read system calls, bytes passed to read calls, bytes fetched from storage).

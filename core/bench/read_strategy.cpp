@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "read_strategy.h"
 
 #include "strategies/library_strategies.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A read strategy: one way of reading a whole target with a buffer of N bytes. Each reads every
 // byte exactly once, counts its own system calls, and can hand the bytes to a consumer (tests use

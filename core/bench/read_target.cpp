@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "read_target.h"
 
 #include "io/file_source.h"

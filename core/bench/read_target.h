@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A SPEC opened for benchmarking: its bytes, and when it is a plain file its path (strategies that
 // use system calls directly need it); `cachePath` is the real file underneath for cold-cache runs.

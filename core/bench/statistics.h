@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Summary statistics of repeated measurements (like hyperfine) and Welch's t-test for comparing
 // two sets of them.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A format: a cheap probe by content and an open. Container formats yield entries; image formats
 // (qcow2, ...) yield a virtual disk, which is probed again (images are transparent in SPECs).

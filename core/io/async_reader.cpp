@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "async_reader.h"
 
 #include "thread_pool_reader.h"

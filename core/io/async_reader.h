@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Asynchronous positional reads with several in flight, on io_uring or, where a ring cannot be
 // set up (or the source is not a plain file range), on a thread pool.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Writes a whole file atomically: a temporary file beside the target, fsync, rename over the
 // target, fsync the directory. Readers see the old content or the new, never a mix; a failure

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Sequential reading over a ByteSource with a consumer-side buffer of a caller-chosen capacity.
 // Capacity 0 is unbuffered: every read goes to the source (a benchmark must be able to show that).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A random-access byte source: a size and positional reads, no hidden position.
 // Contract: every method is thread safe and may block on I/O; readAt returns fewer

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Bytes carried through QString without loss. File names and SPECs are bytes (CLI.md): valid
 // UTF-8 decodes as usual and every byte outside a valid sequence becomes U+DC80..U+DCFF (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A cancel flag shared between a requester (UI, signal handler) and a worker that checks it per
 // I/O chunk. Thread safe, lock free.

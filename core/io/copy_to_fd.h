@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Copies a whole source to a file descriptor (stdout for `cat`, a file for exports). Where the
 // bytes lie in a plain file, the kernel copies them (sendfile, no trip through user space);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Wraps a source and counts the reads and bytes that reach it (tests, "read only a fraction" checks).
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Errors are values: what went wrong, where (file, offset) and during which operation.
 

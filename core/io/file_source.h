@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A plain file read with pread(2). Opened read-only with O_CLOEXEC: the file is never written.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "mmap_source.h"
 
 #include "io/byte_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A plain file mapped into memory; reads are memcpy from the mapping.
 

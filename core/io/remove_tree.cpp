@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "remove_tree.h"
 
 #include "byte_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Result<T>: a value or an Error. Core code returns these and never throws across threads.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "slice_source.h"
 
 #include <algorithm>

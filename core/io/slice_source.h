@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A window [start, start+length) of another source (a partition, an archive member stored uncompressed).
 

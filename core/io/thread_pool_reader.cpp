@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "thread_pool_reader.h"
 
 namespace asc {

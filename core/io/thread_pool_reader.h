@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // AsyncReader on a private thread pool: each read is a blocking readAt on a pool thread, up to the
 // queue depth at once. Used where io_uring is unavailable and for sources that are not file ranges.

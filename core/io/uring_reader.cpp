@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "uring_reader.h"
 
 #include <cerrno>

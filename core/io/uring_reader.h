@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // AsyncReader on io_uring: reads of the underlying file are submitted to the kernel, up to the
 // queue depth at once; short reads are continued and EINTR/EAGAIN retried. The source's file is

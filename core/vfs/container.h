@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A container: something with entries (an archive, a partition table, a filesystem).
 // Contract: methods may block on I/O; a container is used from one thread at a time, but the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One entry of a container, as a compact value record (a million of these must stay cheap).
 

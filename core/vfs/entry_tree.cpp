@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "entry_tree.h"
 
 #include "io/byte_text.h"

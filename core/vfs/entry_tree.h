@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The container tree as compact records: one node per entry (directories implied by deeper paths
 // get a synthesised entry), children as index vectors, no QObjects; about 100 bytes per entry plus

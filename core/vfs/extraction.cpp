@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "extraction.h"
 
 #include "io/byte_text.h"

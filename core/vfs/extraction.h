@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Safe extraction of a container's entries into a directory, used by the CLI and the GUI.
 // Never writes outside the directory: entries with ".." or absolute paths are refused, every

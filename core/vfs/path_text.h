@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Paths are raw bytes; text shows them as UTF-8 with each invalid byte as U+FFFD (CLI.md).
 

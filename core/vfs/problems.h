@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Problems that do not stop an operation — a damaged header skipped, one unreadable entry, a
 // warning from a library — are reported where they happen and collected by whoever runs the

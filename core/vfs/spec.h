@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // SPECs: `outer!/inner/path!/deeper`. A file path, then entries inside containers, to any depth,
 // without temporary files. Disk images are transparent (their virtual disk is what is probed).

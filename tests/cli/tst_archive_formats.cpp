@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every archive format, made at test time by the real tools from a tree the test builds:
 // `ls --json` matches the tree field by field and `cat` of every file matches its bytes. Plus a
 // nested chain (tar inside zip inside iso) read through one SPEC, `info`, and truncated inputs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CLI's first commands: --version, --help, formats, strategies, cat (byte-exact, EPIPE
 // quiet), exit codes and one-line errors naming the file.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `bench` and `compare` as a script uses them: table lines per point, a summary, JSON that
 // validates against bench/result.schema.json, CSV with one row per point, `compare` of a result
 // with itself saying "no difference", and usage errors.

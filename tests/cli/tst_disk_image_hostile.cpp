@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Corrupt disk images: truncated at many offsets, L1/L2 tables past the end of the file, absurd
 // refcount order, cluster_bits 31, a 2^62-byte virtual size, broken compressed data, damaged
 // partition tables. Each ends with exit 0 or 1 and a message naming the file, within a second or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Filesystems inside disks and images: every file of the reference disks' .files.tsv lists
 // (FAT12/16/32, ext2, ext4 partitions; the ISO) is found by `ls` and `cat` matches its sha256,
 // through the raw disks and through every container format they come in; filesystems made at

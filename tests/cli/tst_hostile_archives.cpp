@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hostile archives built in the test: "../" entries, absolute paths, a symlink then a file
 // through it, hardlinks pointing outside, setuid bits, a 1 GiB zero-filled zip entry. Nothing is
 // written outside DIR, each refusal is reported, the rest is extracted.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Partitioned disks made by the real tools: a GPT disk (sgdisk) with FAT (mkfs.vfat), ext4
 // (mkfs.ext4) and an ISO 9660 image (xorriso) in its third partition; an MBR disk (sfdisk) with
 // logical partitions. Partition lists, sizes and types are right, and the ISO's files are listed

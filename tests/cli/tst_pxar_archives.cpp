@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // pxar through the CLI: archives our writer makes from a tree built here (v1 and split) list
 // identically through decoder and accessor and read back byte-exact; `cat` of one deep file reads
 // only a small fraction of a large archive; corrupted copies of the fixtures fail with a message

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // qcow2 images made at test time by qemu-img and qemu-io for every variant the reader supports —
 // versions, cluster sizes 512 B..2 MiB, zlib and zstd compression, extended L2, lazy refcounts,
 // refcount widths, backing chains (qcow2 and raw) with changed, zeroed and discarded clusters —

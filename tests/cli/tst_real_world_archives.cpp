@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Archives as the world writes them, made here with real tools (GNU tar, bsdtar, 7zz, cpio,
 // gzip/xz/zstd/lzip) and with Python writing raw bytes: names in legacy charsets and names that
 // are no charset at all, sparse members of every layout, damaged headers and entries libarchive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Async reads: io_uring and the thread pool give identical bytes, keep several reads in flight,
 // and report short reads, EINTR and EIO correctly.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Statistics on known samples, Welch's test, ratios with propagated uncertainty, and the result
 // file: JSON round trip, schema, CSV rows.
 

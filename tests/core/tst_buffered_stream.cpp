@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The consumer-side buffered stream: identical bytes for every capacity, and at most
 // ceil(N/C)+1 source reads for N bytes read in small pieces.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every byte source returns exactly the right bytes: random offsets/lengths (seeded), at and past
 // EOF, zero length, a 0-byte file, a sparse file larger than 4 GiB; and files are opened read-only.
 

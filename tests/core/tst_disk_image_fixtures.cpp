@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference images made by qemu-img (tests/data/images): the virtual disk hashes to the truth
 // sha256, `map` equals qemu-img map, `info` agrees with qemu-img info, snapshots read their own
 // content, and images a reader must refuse are refused with a clear message.

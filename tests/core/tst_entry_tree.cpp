@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // EntryTree: directories implied by deeper paths, a directory entry arriving after its children,
 // duplicate names, nested layers, and inserts announced per parent in a consistent order.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The reference pxar archives (tests/data/pxar): through the sequential decoder (sync and async,
 // several buffer capacities) and the accessor (sync and async), the listing, offsets and content
 // hashes equal the truth files exactly; every path is found by lookup, incl. the two names with

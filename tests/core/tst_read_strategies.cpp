@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every read strategy returns exactly the target's bytes (checksummed through the consumer) at
 // 4 KiB, 64 KiB, 1 MiB and a buffer larger than the file, on a plain file of 10 MiB + 7 and on
 // an archive entry; syscall counts follow the buffer size; cancel stops within one buffer.

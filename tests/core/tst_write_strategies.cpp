@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Write strategies: exact write-call counts and bytes per call on known sizes; atomic replace
 // leaves the old or the new content at every moment (a writer killed at random moments), and the
 // next run cleans up; on the root filesystem one large write amplifies no more than an 8 KiB

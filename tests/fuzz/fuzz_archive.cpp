@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Probe + open + list + read over arbitrary bytes, through every registered format (libarchive's
 // formats today). Bounded: at most 10000 entries listed and 1 MiB read per entry, 8 entries read.
 

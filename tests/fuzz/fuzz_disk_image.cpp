@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // qcow2 header + tables parsing and reads, partition tables, over arbitrary bytes: open the image,
 // map it, read it in odd-sized pieces (bounded to 4 MiB of virtual disk), open its partitions.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The pxar decoder (sync and async inputs) and accessor (walk, lookups, hardlinks, content) over
 // arbitrary bytes. Bounded: at most 20000 entries decoded, 1 MiB of content read.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The vhdx reader over arbitrary bytes: open, info, map, and read the first 4 MiB in odd pieces.
 
 #include "formats/vmimages/vm_images.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What every disk-image fuzz target does with an image that opened: info, map, and reads of the
 // first 4 MiB in odd-sized pieces (so reads straddle blocks and clusters).

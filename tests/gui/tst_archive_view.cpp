@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The archive tree in the window: models pass QAbstractItemModelTester while being filled from
 // the worker; filtering keeps parents of matches; sorting; a nested archive expands in place;
 // Extract Selected and drag-out write the right bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The benchmark workspace: a small run from the panel finishes without blocking the event loop,
 // the chart has one series per strategy with one point per size and KiB/MiB labels, the table
 // passes QAbstractItemModelTester, a run can be cancelled midway and the panel stays usable,

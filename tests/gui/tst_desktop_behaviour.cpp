@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // How the desktop uses the application: dropping one file opens it, dropping several opens each
 // (the first here, the others in windows of their own); recent files are offered again after a
 // restart; window geometry and splitter state come back.

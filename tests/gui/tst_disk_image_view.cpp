@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A disk image in the window: image -> partitions -> filesystem contents (an ISO in a partition,
 // expanded in place), the details pane shows the header and backing chain, and the allocation map
 // has the image's data, zero and backing parts.

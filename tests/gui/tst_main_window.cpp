@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The main window opens a file given as argument, from a drop on the window, shows its size and
 // a hex view of its first 64 KiB, names the file in the title, and shows errors in the window.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Real-world archives in the window: entries whose names are not UTF-8 are reached by node
 // (details, hex, extract, drag-out, benchmark target); the Name Encoding choice decodes legacy
 // names; damaged headers and unreadable entries end in one banner with a details list; a second

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "archive_tree.h"
 
 #include "test_files.h"

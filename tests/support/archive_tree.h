@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The tree the archive tests pack with real tools: long names, UTF-8, symlinks, hardlinks, empty
 // directories, a 5 MiB random file, mtimes before 1970. Built fresh in a temporary directory.

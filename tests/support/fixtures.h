@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The reference fixtures copied from shared/fixtures into tests/data: their index and truth files.
 // Compressed ones (.xz) are decompressed into a temporary directory on first use.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A small JSON Schema checker for the subset our schemas use: type (incl. lists and "integer"),
 // required, properties, items, enum. Returns the problems found (empty: valid).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pxar_truth.h"
 
 #include "vfs/path_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Formats pxar entries exactly as the reference fixtures' truth files do (shared/fixtures/pxar
 // README: escaping, columns, extras), so listings can be compared line by line.

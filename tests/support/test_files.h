@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Test inputs made at test time: seeded random files, sparse files, and running our CLI.
 

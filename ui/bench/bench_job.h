@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A benchmark run on a worker thread: each finished point is a result of the future (for the live
 // chart), progress carries "point N of M" with an ETA, cancelling the future stops the run within

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "bench_panel.h"
 
 #include "when_finished.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The benchmark workspace: configure a run for the open file or the selected entry (strategies
 // grouped, buffer-size range, runs, warm-ups, cache mode, passes), run it on a worker with

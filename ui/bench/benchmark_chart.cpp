@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "benchmark_chart.h"
 
 #include "io/atomic_file.h"

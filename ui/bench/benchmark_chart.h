@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The throughput-vs-buffer-size chart, the one class that talks to QtCharts (so it can be swapped):
 // MiB/s against log2(buffer) on a category axis labelled "4 KiB" … "16 MiB", one series per

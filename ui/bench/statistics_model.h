@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The per-point statistics of benchmark results as a table (strategy, size, mean, sd, median,
 // min, max, CPU, system calls); sortable through a proxy, copyable as Markdown or CSV.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // An fd closed on scope exit, for strategies that open the target file themselves.
 

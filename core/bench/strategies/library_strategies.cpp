@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "library_strategies.h"
 
 #include "io/byte_text.h"

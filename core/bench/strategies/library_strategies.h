@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Strategies that read through a library's own buffering: stdio (setvbuf N), stdio with libc's
 // default buffer, and QFile. Their system calls are what the kernel counted (/proc/thread-self/io),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "plain_file_strategies.h"
 
 #include "io/byte_text.h"

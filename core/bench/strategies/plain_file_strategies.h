@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Strategies that read the target file with system calls directly: read, pread, fadvise-seq,
 // direct (O_DIRECT), mmap. Plain files only.

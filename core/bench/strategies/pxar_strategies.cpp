@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pxar_strategies.h"
 
 #include "formats/pxar/pxar_accessor.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The pxar read paths as benchmark strategies: the sequential decoder and the random-access
 // accessor, each sync and async, decoding every entry and reading every payload. The swept size

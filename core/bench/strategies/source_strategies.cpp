@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "source_strategies.h"
 
 #include "io/async_reader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Strategies over any ByteSource (plain files, archive entries, virtual disks, partitions):
 // `source` (readAt of N), `uring-qdK` (K reads of N in flight), and the framed reader over the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "copy_strategy.h"
 
 #include <QRandomGenerator>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The copy (extract) case as a read strategy: the target is written to a file in --output-dir
 // with a buffer of N (read N, write N), the go-qcow2reader "copy" case. Counts read and write

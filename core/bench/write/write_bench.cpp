@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "write_bench.h"
 
 #include <optional>

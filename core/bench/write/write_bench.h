@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The write benchmark: files of each size written with each strategy into a private folder of DIR
 // (removed afterwards, also on cancel or failure; stale ones of dead runs are removed first),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "write_strategy.h"
 
 #include "bench/proc_io.h"

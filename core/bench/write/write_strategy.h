@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Write strategies: ways of putting a payload of S bytes into a file, each counting its own write
 // system calls and the bytes it passed to them (library-buffered ones report what the kernel

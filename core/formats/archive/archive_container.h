@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Everything libarchive reads, as a container: tar (all variants and filters), zip, 7z, iso9660,
 // cpio, ar, xar, cab, rar, lha, warc, and single compressed files (one entry).

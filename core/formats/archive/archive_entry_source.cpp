@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "archive_entry_source.h"
 
 #include "io/memory_source.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One archive member as a byte source. Sequential reads stream from a libarchive handle kept at
 // the last position; a read behind it restarts decoding from the archive's start (that is what

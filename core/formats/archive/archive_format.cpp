@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "archive_format.h"
 
 #include "archive_container.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "compressed_facts.h"
 
 #include <lzma.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What a single compressed file records about its content, read from headers and trailers
 // without decompressing: gzip (MTIME; ISIZE when the stream is one member under 4 GiB, bgzip's

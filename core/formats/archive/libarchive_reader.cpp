@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "libarchive_reader.h"
 
 #include "io/byte_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One libarchive read handle fed from our ByteSource through its read/seek/skip callbacks, so
 // nested archives need no temporary files. Not thread safe; blocks on the source.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The charset legacy archive names are decoded from (libarchive's "hdrcharset": zip without the
 // UTF-8 flag, tar, cpio, cab, ...). Empty: names as stored. The CLI sets the process default

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "tsk_container.h"
 
 #include "io/byte_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A filesystem (FAT12/16/32, exFAT, NTFS, ext2/3/4, HFS+, UFS) read through The Sleuth Kit from
 // our own byte source (tsk_img_open_external: no temporary files, no loop mounts, no root), as a

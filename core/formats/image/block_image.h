@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The common shape of block-map disk images (VMDK, VDI, VHD, VHDX): a virtual disk cut into
 // blocks, each unallocated/zero, stored plainly at a host offset, or compressed. Subclasses map a

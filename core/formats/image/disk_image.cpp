@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "disk_image.h"
 
 namespace asc {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A disk image's virtual disk: a byte source plus what `info` and `map` show. qcow2 (and later
 // VMDK, VDI, VHD, VHDX) implement it; raw files are their own disk.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "extent.h"
 
 #include <QJsonObject>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Allocation of a virtual disk, like `qemu-img map --output=json`: runs of the disk with the same
 // state at the same depth of the backing chain.

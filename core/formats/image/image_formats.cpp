@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "image_formats.h"
 
 #include "formats/filesystem/tsk_container.h"

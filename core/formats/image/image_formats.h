@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Disk-image formats (transparent: their virtual disk is probed again) and partition tables,
 // for the format registry.

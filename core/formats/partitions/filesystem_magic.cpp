@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "filesystem_magic.h"
 
 #include <QByteArray>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A partitioned disk as a container: entries p1, p2, ... (table order, Linux numbering) whose
 // content is a slice of the disk, probed again when opened (a filesystem, an ISO, an archive).

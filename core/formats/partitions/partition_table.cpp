@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "partition_table.h"
 
 #include <QJsonArray>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // MBR (primary, extended and logical partitions) and GPT (header and entry-array CRC32 checked,
 // falling back to the backup header with a warning), parsed from untrusted bytes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pxar_accessor.h"
 
 #include "io/byte_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The random-access pxar accessor: finds the root from the end of the archive and walks
 // directories through their goodbye tables (hash of the name, then compare), reading only what a

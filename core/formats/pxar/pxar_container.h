@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A pxar archive (v1, or a v2 .mpxar with its .ppxar beside it) as a container: listing through
 // the sequential decoder, lookups and content through the accessor (a lookup reads only the

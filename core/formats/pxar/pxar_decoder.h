@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The sequential pxar decoder: reads an archive front to back (never seeks back) and yields every
 // entry in archive order with its full path; file content can be read as it passes. Driven by a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // One pxar entry as decoded: metadata (stat, xattrs, ACLs, capabilities, project id), its kind,
 // and where things are (for the accessor's offsets and for reading content).

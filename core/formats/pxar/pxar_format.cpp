@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pxar_format.h"
 
 namespace asc::pxar {

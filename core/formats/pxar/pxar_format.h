@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // pxar item types, sizes and the goodbye-table name hash (SipHash-2-4 with the format's key).
 // Spec: shared/specs/pxar-format.md.

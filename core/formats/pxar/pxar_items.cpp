@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "pxar_items.h"
 
 #include "io/byte_text.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // Reading items and entries: the part of the pxar parser that the decoder (front to back) and the
 // accessor (one entry at a known offset) share. Every size is checked before anything is read or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // A pxar encoder: writes a tree as a v1 archive, or as a v2 split pair (.mpxar + .ppxar), laid
 // out exactly as the reference does (children sorted byte-wise, goodbye tables in BST order).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "sequential_input.h"
 
 #include <cstring>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // What the pxar decoder reads from: a front-to-back input. The same decoder runs over a
 // synchronous buffered stream or over an asynchronous read-ahead stream (io_uring with several

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "qcow2_header.h"
 
 #include <QJsonArray>

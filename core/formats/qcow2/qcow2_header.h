@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The qcow2 header, its extensions, feature names and snapshot table, parsed and validated from
 // untrusted bytes (every size bounded by the file and by fixed caps). Spec: shared/specs/qcow2-format.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "qcow2_image.h"
 
 #include "io/file_source.h"

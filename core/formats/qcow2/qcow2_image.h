@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The virtual disk of a qcow2 image as a byte source (thread safe, positional reads of any offset
 // and length; holes read as zeros; past the virtual size is EOF). Our own reader: versions 2 and

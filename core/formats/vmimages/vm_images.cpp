@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vm_images.h"
 
 #include "formats/image/extent.h"

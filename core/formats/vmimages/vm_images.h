@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // The other virtual-machine disk formats, read by us as block maps: VDI (dynamic and fixed), VHD
 // (fixed and dynamic; differencing refused), VMDK (monolithicSparse / hosted sparse extents and

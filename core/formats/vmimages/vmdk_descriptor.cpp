@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "vmdk_descriptor.h"
 
 #include "io/file_source.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #pragma once
 // VMDK descriptor files ("# Disk DescriptorFile"): the disk is the concatenation of the extents
 // they list — FLAT files (at an offset), SPARSE files (hosted sparse extents), ZERO ranges — each
