@@ -10,6 +10,7 @@
 #include "entry_filter_model.h"
 #include "entry_tree_model.h"
 #include "extract_job.h"
+#include "formats/format.h"
 #include "hex_view.h"
 #include "listing_job.h"
 #include "when_finished.h"
@@ -31,6 +32,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QMimeDatabase>
 #include <QPointer>
 #include <QProgressBar>
 #include <QSettings>
@@ -168,6 +170,11 @@ void MainWindow::buildToolBar()
     filter_->setPlaceholderText(tr("Filter names (text or *.glob)"));
     filter_->setClearButtonEnabled(true);
     filter_->setMaximumWidth(280);
+    auto *clearFilter = new QAction(filter_);
+    clearFilter->setShortcut(QKeySequence(Qt::Key_Escape));
+    clearFilter->setShortcutContext(Qt::WidgetShortcut);
+    connect(clearFilter, &QAction::triggered, filter_, &QLineEdit::clear);
+    filter_->addAction(clearFilter);
     connect(filter_, &QLineEdit::textChanged, this, [this](const QString &text) {
         proxy_->setFilterText(text);
         if (!text.isEmpty()) {
@@ -206,10 +213,39 @@ void MainWindow::buildMenus()
     quit->setShortcut(QKeySequence::Quit);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
+    // A closed dock comes back from here (it was a trap without a View menu).
+    if (auto *dock = findChild<QDockWidget *>(QStringLiteral("benchmark"))) {
+        QAction *toggle = dock->toggleViewAction();
+        toggle->setText(tr("&Benchmark Panel"));
+        view->addAction(toggle);
+    }
+    QAction *statusBarAction = view->addAction(tr("&Status Bar"));
+    statusBarAction->setCheckable(true);
+    statusBarAction->setChecked(true);
+    connect(statusBarAction, &QAction::toggled, this, [this](bool on) { statusBar()->setVisible(on); });
+    view->addSeparator();
+    QAction *findAction = view->addAction(tr("&Filter Names"), this, [this] {
+        filter_->setFocus(Qt::ShortcutFocusReason);
+        filter_->selectAll();
+    });
+    findAction->setShortcut(QKeySequence::Find);
+    QAction *locationAction = view->addAction(tr("&Location Bar"), this, [this] {
+        address_->setFocus(Qt::ShortcutFocusReason);
+        address_->selectAll();
+    });
+    locationAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
+    view->addSeparator();
     view->addMenu(buildNameEncodingMenu());
 
     QMenu *benchmark = menuBar()->addMenu(tr("&Benchmark"));
-    QAction *runBench = benchmark->addAction(tr("&Run"), bench_, &BenchPanel::run);
+    // F5 shows the benchmark panel before running: a run is never invisible.
+    QAction *runBench = benchmark->addAction(tr("&Run"), this, [this] {
+        if (auto *dock = findChild<QDockWidget *>(QStringLiteral("benchmark"))) {
+            dock->show();
+            dock->raise();
+        }
+        bench_->run();
+    });
     runBench->setShortcut(QKeySequence(Qt::Key_F5));
     benchmark->addAction(tr("&Cancel"), bench_, &BenchPanel::cancel);
 
@@ -312,7 +348,16 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::chooseFile()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Archive or Disk Image"));
+    // Filters from the formats' declared types (the .desktop list comes from the same place).
+    QStringList patterns;
+    const QMimeDatabase mimes;
+    for (const Format &format : registeredFormats()) {
+        for (const QString &type : format.mimeTypes)
+            patterns << mimes.mimeTypeForName(type).globPatterns();
+    }
+    patterns.removeDuplicates();
+    const QString filters = tr("Archives and disk images (%1)").arg(patterns.join(QLatin1Char(' '))) + QStringLiteral(";;") + tr("All files (*)");
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Archive or Disk Image"), QString(), filters);
     if (!path.isEmpty())
         openSpec(path);
 }
@@ -331,6 +376,9 @@ void MainWindow::openSpec(const QString &spec)
     address_->setText(spec);
     banner_->hide();
     problems_.clear();
+    // A filter belongs to the file it was typed for: the next one starts unfiltered.
+    if (!current_ || textToBytes(spec).split('!').first() != textToBytes(current_->spec).split('!').first())
+        filter_->clear();
     statusBar()->showMessage(tr("Opening %1…").arg(spec));
     updateStatus();
     QPointer<MainWindow> self(this);

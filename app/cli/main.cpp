@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     std::unique_ptr<QCoreApplication> application(charting ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
-    QCoreApplication &app = *application;
+    (void)application; // the application object only has to exist
     QCoreApplication::setApplicationName(QStringLiteral("archivescope-cli"));
     QCoreApplication::setApplicationVersion(programVersion());
     // argv as bytes, not through the locale: a SPEC may name files and entries that are not UTF-8.

@@ -8,6 +8,10 @@
 #include "test_files.h"
 
 #include <QApplication>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QLabel>
 #include <QMimeData>
 #include <QSignalSpy>
@@ -80,6 +84,7 @@ private Q_SLOTS:
         QCOMPARE(window.currentSize(), quint64(4321));
     }
 
+    void viewMenuKeysAndFilter();
     void showsErrorsInTheWindow()
     {
         ui::MainWindow window;
@@ -95,6 +100,54 @@ private Q_SLOTS:
         QVERIFY(shown);
     }
 };
+
+// (added with the View menu) A closed Benchmark dock comes back from View and with F5; Ctrl+F and
+// Ctrl+L focus the filter and the location bar; Esc clears the filter; a new file starts unfiltered.
+void TestMainWindow::viewMenuKeysAndFilter()
+{
+    ui::MainWindow window;
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto *dock = window.findChild<QDockWidget *>(QStringLiteral("benchmark"));
+    QVERIFY(dock);
+    dock->close();
+    QVERIFY(!dock->isVisible());
+    QAction *toggle = nullptr, *run = nullptr;
+    for (QAction *menu : window.menuBar()->actions()) {
+        for (QAction *a : menu->menu()->actions()) {
+            if (a->text().remove(QLatin1Char('&')) == QLatin1String("Benchmark Panel"))
+                toggle = a;
+            if (a->shortcut() == QKeySequence(Qt::Key_F5))
+                run = a;
+        }
+    }
+    QVERIFY(toggle && run);
+    toggle->trigger();
+    QVERIFY(dock->isVisible());
+    dock->close();
+    run->trigger(); // F5: the run is never invisible
+    QVERIFY(dock->isVisible());
+
+    QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
+    QTRY_VERIFY(window.filterEdit()->hasFocus());
+    QTest::keyClicks(window.filterEdit(), QStringLiteral("*.txt"));
+    QCOMPARE(window.filterEdit()->text(), QStringLiteral("*.txt"));
+    QTest::keyClick(window.filterEdit(), Qt::Key_Escape);
+    QVERIFY(window.filterEdit()->text().isEmpty());
+    QTest::keyClick(&window, Qt::Key_L, Qt::ControlModifier);
+    QTRY_VERIFY(!window.filterEdit()->hasFocus() && QApplication::focusWidget() && QApplication::focusWidget()->inherits("QLineEdit"));
+
+    const QString a = test::writeFile(dir_, QStringLiteral("a.bin"), "first");
+    const QString b = test::writeFile(dir_, QStringLiteral("b.bin"), "second");
+    QSignalSpy opened(&window, &ui::MainWindow::opened);
+    window.openSpec(a);
+    QVERIFY(waitOpened(window, opened));
+    window.filterEdit()->setText(QStringLiteral("*.txt"));
+    opened.clear();
+    window.openSpec(b);
+    QVERIFY(waitOpened(window, opened));
+    QVERIFY2(window.filterEdit()->text().isEmpty(), "the filter does not stick to the next file");
+}
 
 QTEST_MAIN(TestMainWindow)
 #include "tst_main_window.moc"
