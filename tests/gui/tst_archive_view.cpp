@@ -7,6 +7,7 @@
 #include "entry_filter_model.h"
 #include "entry_tree_model.h"
 #include "main_window.h"
+#include "model_search.h"
 #include "test_files.h"
 
 #include <QAbstractItemModelTester>
@@ -41,15 +42,7 @@ class TestArchiveView : public QObject {
 
     static QModelIndex findByName(const QAbstractItemModel *model, const QString &name, const QModelIndex &parent = {})
     {
-        for (int row = 0; row < model->rowCount(parent); ++row) {
-            const QModelIndex index = model->index(row, 0, parent);
-            if (index.data().toString() == name)
-                return index;
-            const QModelIndex deeper = findByName(model, name, index);
-            if (deeper.isValid())
-                return deeper;
-        }
-        return {};
+        return test::findByName(model, name, parent);
     }
 
     bool openAndWait(ui::MainWindow &window, const QString &spec)

@@ -9,6 +9,7 @@
 #include "entry_tree_model.h"
 #include "fixtures.h"
 #include "main_window.h"
+#include "model_search.h"
 #include "test_files.h"
 #include "formats/format.h"
 #include "vfs/spec.h"
@@ -28,12 +29,7 @@ class TestDiskImageView : public QObject {
 
     static QModelIndex findByName(const QAbstractItemModel *model, const QString &name, const QModelIndex &parent = {})
     {
-        for (int row = 0; row < model->rowCount(parent); ++row) {
-            const QModelIndex index = model->index(row, 0, parent);
-            if (index.data().toString() == name)
-                return index;
-        }
-        return {};
+        return test::findByName(model, name, parent, false); // direct children only
     }
 
     static bool openAndWait(ui::MainWindow &window, const QString &spec)
