@@ -35,7 +35,7 @@ ctest --preset asan -j2
 phase "asan tests"
 
 if [ -f tests/fuzz/CMakeLists.txt ]; then
-    ./scripts/fuzz.sh 20
+    ./scripts/fuzz.sh 15
     phase "fuzz build + runs"
 fi
 
