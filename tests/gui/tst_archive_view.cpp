@@ -20,6 +20,7 @@
 #include <QTreeView>
 
 using namespace asc;
+using test::findByName;
 
 class TestArchiveView : public QObject {
     Q_OBJECT
@@ -38,11 +39,6 @@ class TestArchiveView : public QObject {
                 n += countRows(model, model->index(row, 0, parent));
         }
         return n;
-    }
-
-    static QModelIndex findByName(const QAbstractItemModel *model, const QString &name, const QModelIndex &parent = {})
-    {
-        return test::findByName(model, name, parent);
     }
 
     bool openAndWait(ui::MainWindow &window, const QString &spec)

@@ -30,6 +30,7 @@
 #include <sys/stat.h>
 
 using namespace asc;
+using test::findByName;
 
 class TestRealWorldView : public QObject {
     Q_OBJECT
@@ -37,11 +38,6 @@ class TestRealWorldView : public QObject {
     QTemporaryDir dir_;
     QString legacy_;
     QString damaged_;
-
-    static QModelIndex findByName(const QAbstractItemModel *model, const QString &name, const QModelIndex &parent = {})
-    {
-        return test::findByName(model, name, parent);
-    }
 
     bool openAndWait(ui::MainWindow &window, const QString &spec)
     {
