@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Installs what is needed, builds and runs the whole test suite: the source checks (licence
-# lines), every Qt Test suite (release build), then the core suites again under AddressSanitizer
+# lines, layers), every Qt Test suite (release build), then the core suites again under AddressSanitizer
 # + UBSan (only what they need is built), then each libFuzzer target briefly. Quick when nothing
 # changed (ccache keeps compilations across fresh clones). Prints each phase's time at the end.
 set -eu
@@ -20,6 +20,7 @@ phase() { # phase NAME: closes the running phase under NAME
 ./scripts/setup.sh
 phase "setup"
 ./scripts/check_spdx.sh
+./scripts/check_layers.sh
 phase "source checks"
 
 cmake --preset release >/dev/null

@@ -34,10 +34,6 @@ static void extractAll(QPromise<ExtractSummary> &promise, QList<ExtractRequest> 
         before = summary.report.bytes;
         for (const ExtractRefusal &refusal : report->refused)
             summary.refusals << pathText(refusal.path) + QStringLiteral(": ") + refusal.reason;
-        if (report->stopped && report->stopped->kind == ErrorKind::Cancelled && promise.isCanceled()) {
-            summary.error = report->stopped;
-            break;
-        }
         if (report->stopped) {
             summary.error = report->stopped;
             break;

@@ -652,7 +652,7 @@ void MainWindow::extractSelectedTo(const QString &directory)
         Q_EMIT extractionFinished(text);
     });
     ExtractOptions options;
-    options.existing = existingPolicy_;
+    options.existing = ExistingPolicy::Ask; // names already in the destination: the user decides
     extractionStop_->store(false);
     options.ask = conflictQuestion(QPointer<QWidget>(this), extractionStop_);
     extraction_->setFuture(extractAsync(requests, directory, options));

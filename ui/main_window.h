@@ -57,8 +57,6 @@ public:
     // Legacy archive names are decoded from this charset (empty: as stored); changing it reopens.
     QByteArray nameCharset() const { return nameCharset_; }
     void setNameCharset(const QByteArray &charset);
-    // What Extract does with names already in the destination (the GUI asks by default).
-    void setExistingPolicy(ExistingPolicy policy) { existingPolicy_ = policy; }
     // Extracts the selected entries (all when nothing is selected) into `directory`.
     void extractSelectedTo(const QString &directory);
     void stopLoading();
@@ -132,7 +130,6 @@ private:
     std::function<void(const QString &)> openElsewhere_;
     QStringList problems_;    // of the open file, in the order reported
     QByteArray nameCharset_;  // "" = names as stored
-    ExistingPolicy existingPolicy_ = ExistingPolicy::Ask;
     std::shared_ptr<std::atomic_bool> extractionStop_ = std::make_shared<std::atomic_bool>(false);
     quint64 generation_ = 0; // a newer open drops results of older ones
     bool opening_ = false;

@@ -4,7 +4,7 @@
 // open its container if it is one.
 
 #include "formats/image/extent.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 #include <QFuture>
 

@@ -4,7 +4,7 @@
 #include "argument_parser.h"
 #include "cli_output.h"
 #include "commands.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 #include "io/copy_to_fd.h"
 

@@ -7,7 +7,7 @@
 #include "units.h"
 #include "vfs/extraction.h"
 #include "io/byte_text.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 #include <cstdio>
 

@@ -6,7 +6,7 @@
 #include "commands.h"
 #include "formats/format.h"
 #include "formats/image/disk_image.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

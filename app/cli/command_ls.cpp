@@ -5,7 +5,7 @@
 #include "cli_output.h"
 #include "commands.h"
 #include "entry_format.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 namespace asc::cli {
 

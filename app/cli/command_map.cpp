@@ -7,7 +7,7 @@
 #include "commands.h"
 #include "formats/image/disk_image.h"
 #include "formats/qcow2/qcow2_image.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 #include <QJsonDocument>
 

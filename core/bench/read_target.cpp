@@ -2,7 +2,7 @@
 #include "read_target.h"
 
 #include "io/file_source.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 namespace asc {
 

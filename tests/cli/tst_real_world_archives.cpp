@@ -54,6 +54,12 @@ class TestRealWorldArchives : public QObject {
         return result;
     }
 
+    // `cat ARCHIVE!/NAME` with NAME's bytes given as printf octal escapes.
+    test::RunResult catRaw(const QString &archive, const QString &octalName)
+    {
+        return shell(QStringLiteral("\"$CLI\" cat \"%1!/$(printf '%2')\"").arg(archive, octalName));
+    }
+
     void python(const QString &script)
     {
         auto r = test::run(QStringLiteral("python3"), {QStringLiteral("-c"), script, dir_.path()});
@@ -135,10 +141,10 @@ t.close()
         QVERIFY(stored.contains(QByteArray("\x8f\xe0\xa8\xa2\xa5\xe2.txt"))); // "Привет.txt" in CP866
         QVERIFY(stored.contains(QByteArray("\xff\xfe.bin")));
         // cat, info and extract by the raw bytes, as printf makes them.
-        auto cat = shell(QStringLiteral("\"$CLI\" cat \"legacy.zip!/$(printf '\\217\\340\\250\\242\\245\\342.txt')\""));
+        auto cat = catRaw(QStringLiteral("legacy.zip"), QStringLiteral("\\217\\340\\250\\242\\245\\342.txt"));
         QCOMPARE(cat.exitCode, 0);
         QCOMPARE(cat.out, QByteArray("cp866 text\n"));
-        auto bad = shell(QStringLiteral("\"$CLI\" cat \"legacy.zip!/$(printf '\\377\\376.bin')\""));
+        auto bad = catRaw(QStringLiteral("legacy.zip"), QStringLiteral("\\377\\376.bin"));
         QCOMPARE(bad.exitCode, 0);
         QCOMPARE(bad.out, QByteArray("no charset\n"));
         auto info = shell(QStringLiteral("\"$CLI\" info --json \"legacy.zip!/$(printf '\\377\\376.bin')\""));
@@ -151,17 +157,17 @@ t.close()
         auto bench = shell(QStringLiteral("\"$CLI\" bench \"legacy.zip!/$(printf '\\377\\376.bin')\" --strategy source --sizes 4K --runs 1 --warmup 0 --json b.json"));
         QVERIFY2(bench.exitCode == 0, bench.err.constData());
         // A name that is not there is still "no entry", with the bytes escaped in the message.
-        auto missing = shell(QStringLiteral("\"$CLI\" cat \"legacy.zip!/$(printf '\\376\\377')\""));
+        auto missing = catRaw(QStringLiteral("legacy.zip"), QStringLiteral("\\376\\377"));
         QCOMPARE(missing.exitCode, 1);
         QVERIFY2(missing.err.contains("\\xfe\\xff"), missing.err.constData());
     }
 
     void tarAndCpioRawNames()
     {
-        auto tar = shell(QStringLiteral("\"$CLI\" cat \"raw.tar!/$(printf '\\344\\317\\313\\325\\315\\305\\316\\324.txt')\""));
+        auto tar = catRaw(QStringLiteral("raw.tar"), QStringLiteral("\\344\\317\\313\\325\\315\\305\\316\\324.txt"));
         QCOMPARE(tar.exitCode, 0);
         QCOMPARE(tar.out, QByteArray("koi8 text\n"));
-        auto cpio = shell(QStringLiteral("\"$CLI\" cat \"raw.cpio!/$(printf '\\306\\374\\313\\334.txt')\""));
+        auto cpio = catRaw(QStringLiteral("raw.cpio"), QStringLiteral("\\306\\374\\313\\334.txt"));
         QCOMPARE(cpio.exitCode, 0);
         QCOMPARE(cpio.out, QByteArray("euc\n"));
         // bsdtar agrees on the bytes of every name.

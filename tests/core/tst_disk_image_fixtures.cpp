@@ -11,7 +11,7 @@
 #include "io/counting_source.h"
 #include "io/file_source.h"
 #include "test_files.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 #include <QCryptographicHash>
 #include <QJsonArray>

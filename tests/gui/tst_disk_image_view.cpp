@@ -12,7 +12,7 @@
 #include "model_search.h"
 #include "test_files.h"
 #include "formats/format.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 #include <QAbstractItemModelTester>
 #include <QLineEdit>

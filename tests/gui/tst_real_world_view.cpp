@@ -14,7 +14,7 @@
 #include "main_window.h"
 #include "model_search.h"
 #include "test_files.h"
-#include "vfs/spec.h"
+#include "open/spec.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

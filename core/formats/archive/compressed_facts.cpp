@@ -179,19 +179,10 @@ std::optional<uint64_t> lzipSize(const ByteSource &source)
 std::optional<uint64_t> zstdSize(const ByteSource &source)
 {
     const uint64_t size = source.size();
-    if (size <= (64ULL << 20)) {
-        std::vector<char> all(static_cast<size_t>(size));
-        if (!readExact(source, 0, all.data(), all.size()))
-            return std::nullopt;
-        const unsigned long long n = ZSTD_findDecompressedSize(all.data(), all.size());
-        if (n == ZSTD_CONTENTSIZE_ERROR || n == ZSTD_CONTENTSIZE_UNKNOWN)
-            return std::nullopt;
-        return uint64_t(n);
-    }
-    // Large: walk frame headers and block headers without reading the data.
+    // Walk frame headers and block headers (3 bytes each) without reading the data.
     uint64_t at = 0, total = 0;
     while (at < size) {
-        unsigned char h[ZSTD_FRAMEHEADERSIZE_MAX];
+        unsigned char h[ZSTD_FRAMEHEADERSIZE_MAX] = {};
         const size_t want = size_t(std::min<uint64_t>(sizeof h, size - at));
         if (!readExact(source, at, h, want))
             return std::nullopt;

@@ -2,8 +2,9 @@
 #pragma once
 // SPECs: `outer!/inner/path!/deeper`. A file path, then entries inside containers, to any depth,
 // without temporary files. Disk images are transparent (their virtual disk is what is probed).
+// In the open layer: resolving a SPEC probes formats.
 
-#include "container.h"
+#include "vfs/container.h"
 
 #include <QList>
 #include <optional>
