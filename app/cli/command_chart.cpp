@@ -3,7 +3,7 @@
 // the same code (ui/bench/benchmark_chart), for CI pipelines and scripts.
 
 #include "argument_parser.h"
-#include "bench/benchmark_chart.h"
+#include "benchmark_chart.h"
 #include "cli_output.h"
 #include "commands.h"
 

@@ -492,7 +492,9 @@ public:
             auto parent = openParent(parts, false);
             if (!parent)
                 continue;
-            ::fchmodat((*parent)->get(), parts.last().constData(), ((it->mode & 0777) | 0700) & ~processUmask(), AT_SYMLINK_NOFOLLOW);
+            // Best effort, as tar: a folder whose mode cannot be set keeps the one it was made with.
+            [[maybe_unused]] const int modeSet =
+                ::fchmodat((*parent)->get(), parts.last().constData(), ((it->mode & 0777) | 0700) & ~processUmask(), AT_SYMLINK_NOFOLLOW);
             if (it->hasMtime) {
                 const timespec times[2] = {{it->mtime, long(it->mtimeNsec)}, {it->mtime, long(it->mtimeNsec)}};
                 ::utimensat((*parent)->get(), parts.last().constData(), times, AT_SYMLINK_NOFOLLOW);

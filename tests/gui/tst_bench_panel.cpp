@@ -5,7 +5,7 @@
 // exports are valid PNG/SVG/PDF/CSV/JSON, two runs overlay with ratios; `chart` renders the same.
 
 #include "bench/bench_panel.h"
-#include "bench/benchmark_chart.h"
+#include "benchmark_chart.h"
 #include "bench/statistics_model.h"
 #include "main_window.h"
 #include "test_files.h"
