@@ -64,9 +64,13 @@ static QString jsonText(const QJsonValue &value)
     return value.toVariant().toString();
 }
 
-void DetailsPane::showSource(const QString &spec, quint64 size, const QString &format, const QJsonObject &info, const QByteArray &head,
-                             const QJsonObject &imageInfo, const std::vector<DiskExtent> &allocation)
+void DetailsPane::showSource(const Inspection &source)
 {
+    const QString &spec = source.spec;
+    const uint64_t size = source.size;
+    const QJsonObject &imageInfo = source.imageInfo;
+    const QJsonObject &info = source.formatInfo;
+    const std::vector<DiskExtent> &allocation = source.allocation;
     ++generation_;
     QString html = QStringLiteral("<table cellspacing=4>");
     html += row(tr("Location"), pathText(textToBytes(spec)));
@@ -90,11 +94,13 @@ void DetailsPane::showSource(const QString &spec, quint64 size, const QString &f
         }
         html += QStringLiteral("<tr><td colspan=2><hr></td></tr>");
     }
-    html += row(tr("Format"), format);
+    html += row(tr("Format"), source.formatName);
+    if (source.openError)
+        html += row(tr("Not readable as"), source.openError->toString());
     for (auto it = info.begin(); it != info.end(); ++it)
         html += row(it.key(), jsonText(it.value()));
     fields_->setHtml(html + QStringLiteral("</table>"));
-    hex_->setBytes(head);
+    hex_->setBytes(source.head);
     if (allocation.empty())
         map_->clear();
     else
@@ -151,7 +157,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
         auto content = container->open(entry);
         if (!content)
             return std::move(content).error();
-        return readHead(**content);
+        return readHead(**content, kHeadBytes);
     });
     whenFinished(this, std::move(head), [self, generation](Result<QByteArray> head) {
         if (!self || generation != self->generation_)

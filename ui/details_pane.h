@@ -3,7 +3,7 @@
 // The selected entry: every metadata field and format extra, and a hex view of its first 64 KiB
 // (read on a worker thread; a newer selection drops older reads).
 
-#include "formats/image/extent.h"
+#include "open/inspection.h"
 #include "vfs/entry_tree.h"
 
 #include <QWidget>
@@ -20,8 +20,7 @@ class DetailsPane : public QWidget {
 public:
     explicit DetailsPane(QWidget *parent = nullptr);
     // Shows the opened file itself (no entry selected).
-    void showSource(const QString &spec, quint64 size, const QString &format, const QJsonObject &info, const QByteArray &head,
-                    const QJsonObject &imageInfo = {}, const std::vector<DiskExtent> &allocation = {});
+    void showSource(const Inspection &source);
     void showNode(const EntryTree &tree, int32_t node);
     HexView *hexView() const { return hex_; }
     AllocationMap *allocationMap() const { return map_; }

@@ -59,36 +59,6 @@ bool naturalLess(QByteArrayView a, QByteArrayView b)
     return a.size() - i < b.size() - j;
 }
 
-bool naturalLess(const QString &a, const QString &b)
-{
-    qsizetype i = 0, j = 0;
-    while (i < a.size() && j < b.size()) {
-        if (a[i].isDigit() && b[j].isDigit()) {
-            qsizetype ei = i, ej = j;
-            while (ei < a.size() && a[ei].isDigit()) ++ei;
-            while (ej < b.size() && b[ej].isDigit()) ++ej;
-            // Compare digit runs by value: strip leading zeros, then length, then digits.
-            qsizetype si = i, sj = j;
-            while (si + 1 < ei && a[si] == QLatin1Char('0')) ++si;
-            while (sj + 1 < ej && b[sj] == QLatin1Char('0')) ++sj;
-            if (ei - si != ej - sj)
-                return ei - si < ej - sj;
-            for (; si < ei; ++si, ++sj)
-                if (a[si] != b[sj])
-                    return a[si] < b[sj];
-            i = ei;
-            j = ej;
-            continue;
-        }
-        const QChar ca = a[i].toCaseFolded(), cb = b[j].toCaseFolded();
-        if (ca != cb)
-            return ca < cb;
-        ++i;
-        ++j;
-    }
-    return a.size() - i < b.size() - j;
-}
-
 bool EntryFilterModel::hasChildren(const QModelIndex &parent) const
 {
     // Without a filter, ask the source: the base class would build (and sort) a mapping for

@@ -20,7 +20,6 @@ protected:
 };
 
 // "file2" < "file10"; case-insensitive.
-bool naturalLess(const QString &a, const QString &b);
 bool naturalLess(QByteArrayView a, QByteArrayView b);
 
 } // namespace asc::ui

@@ -14,30 +14,15 @@
 
 namespace asc::ui {
 
-EntryTreeModel::EntryTreeModel(QObject *parent) : QAbstractItemModel(parent) {}
-
-void EntryTreeModel::clear()
+EntryTreeModel::EntryTreeModel(TreeLoader *loader, QObject *parent) : QAbstractItemModel(parent), loader_(loader)
 {
-    beginResetModel();
-    tree_.clear();
-    expansionStarted_.clear();
-    expanded_.clear();
-    expansionFailed_.clear();
-    endResetModel();
-}
-
-int32_t EntryTreeModel::addLayer(ContainerPtr container, const QString &spec, const QModelIndex &parent)
-{
-    return tree_.addLayer(std::move(container), spec, parent.isValid() ? nodeOf(parent) : EntryTree::kRoot);
-}
-
-void EntryTreeModel::appendEntries(int32_t layer, std::vector<Entry> entries)
-{
-    EntryTree::Observer observer;
-    observer.beginInsert = [this](int32_t parent, int first, int last) { beginInsertRows(indexOf(parent), first, last); };
-    observer.endInsert = [this] { endInsertRows(); };
-    observer.changed = [this](int32_t node) { Q_EMIT dataChanged(indexOf(node, 0), indexOf(node, ColumnCount - 1)); };
-    tree_.append(layer, std::move(entries), observer);
+    TreeLoader::Observer observer;
+    observer.beginReset = [this] { beginResetModel(); };
+    observer.endReset = [this] { endResetModel(); };
+    observer.rows.beginInsert = [this](int32_t parent, int first, int last) { beginInsertRows(indexOf(parent), first, last); };
+    observer.rows.endInsert = [this] { endInsertRows(); };
+    observer.rows.changed = [this](int32_t node) { Q_EMIT dataChanged(indexOf(node, 0), indexOf(node, ColumnCount - 1)); };
+    loader_->setObserver(std::move(observer));
 }
 
 int32_t EntryTreeModel::nodeOf(const QModelIndex &index) const
@@ -49,7 +34,7 @@ QModelIndex EntryTreeModel::indexOf(int32_t node, int column) const
 {
     if (node == EntryTree::kRoot)
         return {};
-    return createIndex(tree_.row(node), column, quintptr(node));
+    return createIndex(tree().row(node), column, quintptr(node));
 }
 
 QModelIndex EntryTreeModel::index(int row, int column, const QModelIndex &parent) const
@@ -57,23 +42,23 @@ QModelIndex EntryTreeModel::index(int row, int column, const QModelIndex &parent
     if (column < 0 || column >= ColumnCount || row < 0 || (parent.isValid() && parent.column() != 0))
         return {};
     const int32_t node = nodeOf(parent);
-    if (row >= tree_.childCount(node))
+    if (row >= tree().childCount(node))
         return {};
-    return createIndex(row, column, quintptr(tree_.child(node, row)));
+    return createIndex(row, column, quintptr(tree().child(node, row)));
 }
 
 QModelIndex EntryTreeModel::parent(const QModelIndex &child) const
 {
     if (!child.isValid())
         return {};
-    return indexOf(tree_.parent(nodeOf(child)));
+    return indexOf(tree().parent(nodeOf(child)));
 }
 
 int EntryTreeModel::rowCount(const QModelIndex &parent) const
 {
     if (parent.isValid() && parent.column() != 0)
         return 0;
-    return tree_.childCount(nodeOf(parent));
+    return tree().childCount(nodeOf(parent));
 }
 
 int EntryTreeModel::columnCount(const QModelIndex &) const
@@ -81,93 +66,51 @@ int EntryTreeModel::columnCount(const QModelIndex &) const
     return ColumnCount;
 }
 
-bool EntryTreeModel::looksNested(int32_t node) const
-{
-    if (expansionFailed_.contains(node))
-        return false;
-    if (tree_.type(node) == EntryType::Partition)
-        return true; // a partition is opened to see what it holds
-    if (tree_.type(node) != EntryType::File)
-        return false;
-    static const char *suffixes[] = {".tar", ".tgz", ".tbz2", ".txz", ".tzst", ".zip", ".jar", ".7z", ".iso", ".cpio", ".a",
-                                     ".deb", ".rpm", ".xar", ".cab", ".rar", ".lha", ".lzh", ".gz", ".bz2", ".xz", ".zst",
-                                     ".lz4", ".lz", ".apk", ".whl", ".epub", ".war", ".qcow2", ".img", ".pxar", ".mpxar"};
-    const QByteArrayView name = tree_.name(node);
-    for (const char *suffix : suffixes) {
-        if (name.size() > qsizetype(qstrlen(suffix)) && name.endsWith(QByteArrayView(suffix)))
-            return true;
-    }
-    return false;
-}
-
-bool EntryTreeModel::unreadFolder(int32_t node) const
-{
-    // Synthesised folders (implied by a path) have nothing to read; layer roots are listed on opening.
-    if (node == EntryTree::kRoot || tree_.type(node) != EntryType::Dir || tree_.synthesized(node) || tree_.isLayerRoot(node) ||
-        expanded_.contains(node) || expansionFailed_.contains(node))
-        return false;
-    return tree_.layer(tree_.layerOf(node)).container->listsFolderByFolder();
-}
-
-bool EntryTreeModel::folderListingStarted(int32_t node) const
-{
-    return node == EntryTree::kRoot || tree_.isLayerRoot(node) || expansionStarted_.contains(node) || expanded_.contains(node);
-}
-
-void EntryTreeModel::markFolderListed(int32_t node)
-{
-    expansionStarted_.insert(node);
-    expanded_.insert(node);
-}
-
-void EntryTreeModel::markExpanded(int32_t node)
-{
-    expanded_.insert(node);
-}
-
-void EntryTreeModel::markExpansionFailed(int32_t node)
-{
-    expansionFailed_.insert(node);
-    const QModelIndex index = indexOf(node);
-    Q_EMIT dataChanged(index, index);
-}
-
 bool EntryTreeModel::hasChildren(const QModelIndex &parent) const
 {
     if (parent.isValid() && parent.column() != 0)
         return false;
     const int32_t node = nodeOf(parent);
-    if (tree_.childCount(node) > 0)
-        return true;
-    // A nested archive or unread folder keeps its expander while it is read (until it fails or is empty).
-    return parent.isValid() && ((looksNested(node) && !expanded_.contains(node)) || unreadFolder(node));
+    // A nested container or unread folder keeps its expander while it is read (until it fails or is empty).
+    return tree().childCount(node) > 0 || (parent.isValid() && loader_->canExpand(node));
 }
 
 bool EntryTreeModel::canFetchMore(const QModelIndex &parent) const
 {
-    if (!parent.isValid() || parent.column() != 0)
-        return false;
-    // Still true while the nested archive is being opened: proxies only trust canFetchMore.
-    const int32_t node = nodeOf(parent);
-    return ((looksNested(node) && !expanded_.contains(node)) || unreadFolder(node)) && tree_.childCount(node) == 0;
+    // Still true while the nested container is being opened: proxies only trust canFetchMore.
+    return parent.isValid() && parent.column() == 0 && loader_->canExpand(nodeOf(parent));
 }
 
 void EntryTreeModel::fetchMore(const QModelIndex &parent)
 {
-    const int32_t node = nodeOf(parent);
-    if (!canFetchMore(parent) || expansionStarted_.contains(node))
-        return;
-    expansionStarted_.insert(node);
-    Q_EMIT expansionRequested(node);
+    if (canFetchMore(parent))
+        loader_->expand(nodeOf(parent));
 }
 
-QString EntryTreeModel::typeText(const Entry &entry) const
+const EntryTreeModel::FileKind &EntryTreeModel::fileKind(int32_t node) const
 {
-    switch (entry.type) {
+    const QString name = pathText(tree().name(node).toByteArray());
+    const qsizetype dot = name.indexOf(QLatin1Char('.'), 1);
+    const QString key = dot < 0 ? name : name.mid(dot).toLower();
+    auto it = kinds_.constFind(key);
+    if (it != kinds_.constEnd())
+        return *it;
+    if (kinds_.size() > 4096)
+        kinds_.clear(); // names without a suffix are keyed whole: keep the cache bounded
+    static const QFileIconProvider provider;
+    const QMimeType mime = mimes_.mimeTypeForFile(name, QMimeDatabase::MatchExtension);
+    FileKind kind;
+    kind.comment = mime.isDefault() ? QString() : mime.comment();
+    kind.icon = QIcon::fromTheme(mime.iconName(), QIcon::fromTheme(mime.genericIconName(), provider.icon(QFileIconProvider::File)));
+    return *kinds_.insert(key, kind);
+}
+
+QString EntryTreeModel::typeText(int32_t node) const
+{
+    switch (tree().type(node)) {
     case EntryType::File: {
-        const QString name = pathText(entry.name());
-        const QMimeType mime = mimes_.mimeTypeForFile(name, QMimeDatabase::MatchExtension);
-        return mime.isDefault() ? tr("File") : mime.comment();
+        const QString comment = fileKind(node).comment;
+        return comment.isEmpty() ? tr("File") : comment;
     }
     case EntryType::Dir: return tr("Folder");
     case EntryType::Symlink: return tr("Symbolic link");
@@ -176,24 +119,29 @@ QString EntryTreeModel::typeText(const Entry &entry) const
     case EntryType::BlockDev: return tr("Block device");
     case EntryType::Fifo: return tr("FIFO");
     case EntryType::Socket: return tr("Socket");
-    case EntryType::Partition: return entry.detail.isEmpty() ? tr("Partition") : tr("Partition: %1").arg(QString::fromUtf8(entry.detail));
+    case EntryType::Partition: {
+        const QByteArray detail = tree().detail(node);
+        return detail.isEmpty() ? tr("Partition") : tr("Partition: %1").arg(QString::fromUtf8(detail));
+    }
     }
     return {};
 }
 
-QVariant EntryTreeModel::icon(const Entry &entry, int32_t node) const
+QVariant EntryTreeModel::icon(int32_t node) const
 {
     static const QFileIconProvider provider;
-    if (entry.type == EntryType::Dir)
+    switch (tree().type(node)) {
+    case EntryType::Dir: return provider.icon(QFileIconProvider::Folder);
+    case EntryType::Symlink:
+    case EntryType::Hardlink: return QApplication::style()->standardIcon(QStyle::SP_FileLinkIcon);
+    case EntryType::Partition: return provider.icon(QFileIconProvider::Drive);
+    default: break;
+    }
+    const FileKind &kind = fileKind(node);
+    // An opened or openable container without a themed icon of its own looks like a folder.
+    if (kind.comment.isEmpty() && (tree().isLayerRoot(node) || loader_->looksNested(node)))
         return provider.icon(QFileIconProvider::Folder);
-    if (entry.type == EntryType::Symlink || entry.type == EntryType::Hardlink)
-        return QApplication::style()->standardIcon(QStyle::SP_FileLinkIcon);
-    if (entry.type == EntryType::Partition)
-        return provider.icon(QFileIconProvider::Drive);
-    const QMimeType mime = mimes_.mimeTypeForFile(pathText(entry.name()), QMimeDatabase::MatchExtension);
-    const QIcon fallback = tree_.isLayerRoot(node) || looksNested(node) ? provider.icon(QFileIconProvider::Folder)
-                                                                        : provider.icon(QFileIconProvider::File);
-    return QIcon::fromTheme(mime.iconName(), QIcon::fromTheme(mime.genericIconName(), fallback));
+    return kind.icon;
 }
 
 QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
@@ -201,46 +149,58 @@ QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
     if (!index.isValid())
         return {};
     const int32_t node = nodeOf(index);
-    const Entry entry = tree_.entry(node);
-    const bool isFile = entry.type == EntryType::File || entry.type == EntryType::Partition;
+    const EntryTree &t = tree();
+    const EntryType type = t.type(node);
+    const bool isFile = type == EntryType::File || type == EntryType::Partition;
+    const uint64_t size = t.contentSize(node);
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Name: return pathText(entry.name());
-        case Size: return isFile ? (entry.size == kUnknown ? tr("unknown") : sizeLabel(entry.size)) : QVariant();
-        case Compressed: return entry.compressedSize == kUnknown ? QVariant() : sizeLabel(entry.compressedSize);
-        case Type: return typeText(entry) + (entry.encrypted ? tr(" (encrypted)") : QString()) + (entry.problem.isEmpty() ? QString() : tr(" (unreadable)"));
+        case Name: return pathText(t.name(node).toByteArray());
+        case Size: return isFile ? (size == kUnknown ? tr("unknown") : sizeLabel(size)) : QVariant();
+        case Compressed: {
+            const uint64_t packed = t.compressedSize(node);
+            return packed == kUnknown ? QVariant() : sizeLabel(packed);
+        }
+        case Type:
+            return typeText(node) + (t.encrypted(node) ? tr(" (encrypted)") : QString()) + (t.unreadable(node) ? tr(" (unreadable)") : QString());
         case Modified:
-            return entry.hasMtime ? QDateTime::fromSecsSinceEpoch(entry.mtime).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QVariant();
-        case Permissions: return tree_.synthesized(node) ? QVariant() : permissionText(entry.type, entry.mode);
+            return t.hasMtime(node) ? QDateTime::fromSecsSinceEpoch(t.mtime(node)).toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")) : QVariant();
+        case Permissions: return t.synthesized(node) ? QVariant() : permissionText(type, t.mode(node));
         case Owner: {
-            if (tree_.synthesized(node))
+            if (t.synthesized(node))
                 return {};
-            const QString user = entry.uname.isEmpty() ? QString::number(entry.uid) : QString::fromUtf8(entry.uname);
-            const QString group = entry.gname.isEmpty() ? QString::number(entry.gid) : QString::fromUtf8(entry.gname);
+            const QString user = t.uname(node).isEmpty() ? QString::number(t.uid(node)) : QString::fromUtf8(t.uname(node));
+            const QString group = t.gname(node).isEmpty() ? QString::number(t.gid(node)) : QString::fromUtf8(t.gname(node));
             return user + QLatin1Char('/') + group;
         }
-        case LinkTarget: return entry.target.isEmpty() ? QVariant() : pathText(entry.target);
+        case LinkTarget: {
+            const QByteArray target = t.target(node);
+            return target.isEmpty() ? QVariant() : pathText(target);
+        }
         }
         return {};
     case Qt::DecorationRole:
-        return index.column() == Name ? icon(entry, node) : QVariant();
+        return index.column() == Name ? icon(node) : QVariant();
     case Qt::TextAlignmentRole:
         return index.column() == Size || index.column() == Compressed ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ToolTipRole:
-        return index.column() == Name ? tree_.spec(node) : QVariant();
+        return index.column() == Name ? t.spec(node) : QVariant();
     case SortRole:
         switch (index.column()) {
-        case Name: return pathText(entry.name());
-        case Size: return isFile ? qulonglong(entry.size == kUnknown ? 0 : entry.size) : qulonglong(0);
-        case Compressed: return entry.compressedSize == kUnknown ? qulonglong(0) : qulonglong(entry.compressedSize);
-        case Modified: return qlonglong(entry.mtime);
+        case Name: return pathText(t.name(node).toByteArray());
+        case Size: return isFile ? qulonglong(size == kUnknown ? 0 : size) : qulonglong(0);
+        case Compressed: {
+            const uint64_t packed = t.compressedSize(node);
+            return packed == kUnknown ? qulonglong(0) : qulonglong(packed);
+        }
+        case Modified: return qlonglong(t.mtime(node));
         default: return data(index, Qt::DisplayRole);
         }
     case NodeRole:
         return node;
     case IsDirRole:
-        return entry.type == EntryType::Dir || tree_.isLayerRoot(node);
+        return type == EntryType::Dir || t.isLayerRoot(node);
     }
     return {};
 }

@@ -42,6 +42,14 @@ static void extractAll(QPromise<ExtractSummary> &promise, QList<ExtractRequest> 
     promise.addResult(std::move(summary));
 }
 
+QList<ExtractRequest> requestsFor(const EntryTree &tree, const QList<int32_t> &nodes)
+{
+    QList<ExtractRequest> requests;
+    for (int32_t node : nodes)
+        requests << ExtractRequest{tree.layer(tree.layerOf(node)).container, tree.path(node).toByteArray()};
+    return requests;
+}
+
 QFuture<ExtractSummary> extractAsync(QList<ExtractRequest> requests, QString directory, ExtractOptions options)
 {
     return QtConcurrent::run(extractAll, std::move(requests), std::move(directory), options);

@@ -2,6 +2,7 @@
 #pragma once
 // Safe extraction of selected entries on a worker thread, with progress (bytes) and cancel.
 
+#include "vfs/entry_tree.h"
 #include "vfs/extraction.h"
 
 #include <QFuture>
@@ -19,6 +20,8 @@ struct ExtractSummary {
     std::optional<Error> error;
 };
 
+// One request per node (a file, a folder with what is below it, inside its own layer's container).
+QList<ExtractRequest> requestsFor(const EntryTree &tree, const QList<int32_t> &nodes);
 QFuture<ExtractSummary> extractAsync(QList<ExtractRequest> requests, QString directory, ExtractOptions options);
 // "1 file" / "2 files": the form for n, with %n replaced (both forms go through tr()).
 QString countText(uint64_t n, const QString &one, const QString &many);

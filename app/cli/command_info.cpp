@@ -4,9 +4,8 @@
 #include "argument_parser.h"
 #include "cli_output.h"
 #include "commands.h"
-#include "formats/format.h"
-#include "formats/image/disk_image.h"
-#include "open/spec.h"
+#include "open/inspection.h"
+#include "vfs/problems.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -52,41 +51,15 @@ int runInfo(const QStringList &args)
     if (auto stop = p.parse(args, 1))
         return *stop;
     const QString spec = p.parser().positionalArguments().first();
-    auto location = resolve(spec);
-    if (!location)
-        return fail(spec, location.error());
-    QJsonObject info;
-    info[QStringLiteral("spec")] = spec;
-    if (location->isDirectory()) {
-        info[QStringLiteral("type")] = QStringLiteral("dir");
-        info[QStringLiteral("container")] = location->parent->info();
-    } else {
-        info[QStringLiteral("size")] = double(location->raw->size());
-        // A disk image: its header, then what its virtual disk holds under "content".
-        QJsonObject *target = &info;
-        QJsonObject content;
-        if (auto image = std::dynamic_pointer_cast<const DiskImage>(location->source)) {
-            const QJsonObject details = image->info();
-            for (auto it = details.begin(); it != details.end(); ++it)
-                info[it.key()] = it.value();
-            target = &content;
-        }
-        auto format = probeFormat(location->source);
-        if (!format)
-            return fail(spec, format.error());
-        if (*format) {
-            auto container = openContainer(location->source);
-            if (!container)
-                return fail(spec, container.error());
-            const QJsonObject details = (*container)->info();
-            for (auto it = details.begin(); it != details.end(); ++it)
-                (*target)[it.key()] = it.value();
-        } else if (target == &info) {
-            info[QStringLiteral("format")] = QStringLiteral("raw");
-        }
-        if (target == &content && !content.isEmpty())
-            info[QStringLiteral("content")] = content;
-    }
+    auto inspected = inspect(spec);
+    if (!inspected)
+        return fail(spec, inspected.error());
+    const Inspection &facts = inspected->inspection;
+    for (const Error &problem : facts.problems)
+        reportProblem(problem); // printed once each; the exit status says something was wrong
+    if (facts.openError)
+        return fail(spec, *facts.openError);
+    const QJsonObject info = facts.toJson();
     if (p.parser().isSet(QStringLiteral("json"))) {
         printLine(QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
         return Success;

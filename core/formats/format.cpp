@@ -21,14 +21,27 @@ const std::vector<Format> &registeredFormats()
     return formats;
 }
 
-static Result<QByteArray> readHead(const ByteSource &source, size_t bytes)
+bool nameSuggestsContainer(QByteArrayView name)
 {
-    QByteArray head(qsizetype(std::min<uint64_t>(bytes, source.size())), Qt::Uninitialized);
-    auto got = source.readAt(0, std::span(head.data(), size_t(head.size())));
-    if (!got)
-        return std::move(got).error();
-    head.truncate(qsizetype(*got));
-    return head;
+    for (const Format &format : registeredFormats()) {
+        for (const QString &suffix : format.suffixes) {
+            const QByteArray dotted = '.' + suffix.toLatin1();
+            if (name.size() > dotted.size() && name.endsWith(dotted))
+                return true;
+        }
+    }
+    return false;
+}
+
+QStringList containerNameGlobs()
+{
+    QStringList globs;
+    for (const Format &format : registeredFormats()) {
+        for (const QString &suffix : format.suffixes)
+            globs << QStringLiteral("*.") + suffix;
+    }
+    globs.removeDuplicates();
+    return globs;
 }
 
 // Magic near the start settles most files from one small read; a one-file lookup in a big

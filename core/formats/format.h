@@ -27,6 +27,9 @@ struct Format {
     QString name;        // as `formats` prints it
     QString description; // one line
     QStringList mimeTypes;
+    // File name suffixes without the dot ("tgz", "qcow2"): the Open dialog's filter and the tree's
+    // "can be expanded in place" guess read them (the content decides when it is opened).
+    QStringList suffixes;
     // The lines `formats` prints for this format, when it covers several (libarchive does).
     std::vector<std::pair<QString, QString>> variants;
     // 0: not this format; 1..100: confidence (magic at a fixed offset is 90+).
@@ -41,6 +44,11 @@ const std::vector<Format> &registeredFormats();
 
 // The best-matching format for a source, or nullptr when nothing claims it.
 Result<const Format *> probeFormat(const SourcePtr &source);
+// Whether a file name ends in a suffix some format declares (a guess: opening decides).
+bool nameSuggestsContainer(QByteArrayView name);
+// Every declared suffix as a glob ("*.tgz"), for file dialogs.
+QStringList containerNameGlobs();
+
 // Probes and opens a container; unwraps disk images on the way (a qcow2 holding a GPT disk
 // opens as the GPT container). Error when nothing recognises the content.
 Result<ContainerPtr> openContainer(SourcePtr source);

@@ -16,4 +16,14 @@ Result<void> ByteSource::readExact(uint64_t offset, std::span<char> buf) const
     return {};
 }
 
+Result<QByteArray> readHead(const ByteSource &source, size_t bytes)
+{
+    QByteArray head(qsizetype(std::min<uint64_t>(bytes, source.size())), Qt::Uninitialized);
+    auto got = source.readAt(0, std::span(head.data(), size_t(head.size())));
+    if (!got)
+        return std::move(got).error();
+    head.truncate(qsizetype(*got));
+    return head;
+}
+
 } // namespace asc

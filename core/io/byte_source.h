@@ -6,6 +6,7 @@
 
 #include "result.h"
 
+#include <QByteArray>
 #include <QString>
 #include <cstdint>
 #include <memory>
@@ -51,5 +52,8 @@ public:
 };
 
 using SourcePtr = std::shared_ptr<const ByteSource>;
+
+// The first min(bytes, size()) bytes (for probing and the hex view).
+Result<QByteArray> readHead(const ByteSource &source, size_t bytes);
 
 } // namespace asc

@@ -4,6 +4,7 @@
 // I/O chunk. Thread safe, lock free.
 
 #include <atomic>
+#include <functional>
 #include <memory>
 
 namespace asc {
@@ -16,5 +17,26 @@ public:
 private:
     std::shared_ptr<std::atomic<bool>> cancelled_ = std::make_shared<std::atomic<bool>>(false);
 };
+
+// Makes a stop request reach the I/O: while a scope is alive on a thread, every read of a plain
+// file or mapping on that thread (FileSource, MmapSource: what every parser, libarchive's read
+// callback and The Sleuth Kit's image callback end in) asks `stopped` first and fails with
+// ErrorKind::Cancelled once it says yes. So Stop takes effect within one read, even inside one
+// huge entry, without threading a flag through every parser. Scopes nest; the innermost wins.
+class CancelScope {
+public:
+    explicit CancelScope(std::function<bool()> stopped);
+    explicit CancelScope(const CancelFlag &flag);
+    ~CancelScope();
+    CancelScope(const CancelScope &) = delete;
+    CancelScope &operator=(const CancelScope &) = delete;
+
+private:
+    std::function<bool()> stopped_;
+    CancelScope *outer_;
+};
+
+// Whether this thread's innermost CancelScope asks to stop (false without a scope).
+bool stopRequested();
 
 } // namespace asc

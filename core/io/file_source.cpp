@@ -2,6 +2,7 @@
 #include "file_source.h"
 
 #include "io/byte_text.h"
+#include "io/cancel.h"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -54,6 +55,8 @@ FileSource::~FileSource()
 
 Result<size_t> FileSource::readAt(uint64_t offset, std::span<char> buf) const
 {
+    if (stopRequested())
+        return Error::cancelled();
     if (offset >= size_)
         return size_t(0);
     const size_t want = size_t(std::min<uint64_t>(buf.size(), size_ - offset));

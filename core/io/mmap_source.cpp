@@ -2,6 +2,7 @@
 #include "mmap_source.h"
 
 #include "io/byte_text.h"
+#include "io/cancel.h"
 
 #include <cerrno>
 #include <cstring>
@@ -52,6 +53,8 @@ MmapSource::~MmapSource()
 
 Result<size_t> MmapSource::readAt(uint64_t offset, std::span<char> buf) const
 {
+    if (stopRequested())
+        return Error::cancelled();
     if (offset >= size_)
         return size_t(0);
     const size_t n = size_t(std::min<uint64_t>(buf.size(), size_ - offset));

@@ -89,6 +89,30 @@ void EntryTree::store(int32_t node, Entry entry, bool synthesized)
     }
 }
 
+QByteArray EntryTree::target(int32_t node) const
+{
+    auto extra = extras_.constFind(node);
+    return extra == extras_.constEnd() ? QByteArray() : extra->target;
+}
+
+QByteArray EntryTree::detail(int32_t node) const
+{
+    auto extra = extras_.constFind(node);
+    return extra == extras_.constEnd() ? QByteArray() : extra->detail;
+}
+
+bool EntryTree::unreadable(int32_t node) const
+{
+    auto extra = extras_.constFind(node);
+    return extra != extras_.constEnd() && !extra->problem.isEmpty();
+}
+
+uint64_t EntryTree::compressedSize(int32_t node) const
+{
+    auto extra = extras_.constFind(node);
+    return extra == extras_.constEnd() ? kUnknown : extra->compressedSize;
+}
+
 Entry EntryTree::entry(int32_t node) const
 {
     const Record &r = records_[size_t(node)];

@@ -56,6 +56,18 @@ public:
     uint64_t contentSize(int32_t node) const { return records_[size_t(node)].size; }
     int64_t mtime(int32_t node) const { return records_[size_t(node)].mtime; }
     bool isDirectoryLike(int32_t node) const { return type(node) == EntryType::Dir || isLayerRoot(node); }
+    // Single fields without building an Entry (views ask for them for every visible cell).
+    bool hasMtime(int32_t node) const { return records_[size_t(node)].flags & kHasMtime; }
+    bool encrypted(int32_t node) const { return records_[size_t(node)].flags & kEncrypted; }
+    uint32_t mode(int32_t node) const { return records_[size_t(node)].mode; }
+    uint32_t uid(int32_t node) const { return records_[size_t(node)].uid; }
+    uint32_t gid(int32_t node) const { return records_[size_t(node)].gid; }
+    const QByteArray &uname(int32_t node) const { return names_[records_[size_t(node)].uname]; }
+    const QByteArray &gname(int32_t node) const { return names_[records_[size_t(node)].gname]; }
+    QByteArray target(int32_t node) const;
+    QByteArray detail(int32_t node) const;
+    bool unreadable(int32_t node) const;
+    uint64_t compressedSize(int32_t node) const;
     // The whole entry, rebuilt from the compact record.
     Entry entry(int32_t node) const;
 

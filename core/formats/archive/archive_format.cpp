@@ -77,6 +77,7 @@ std::vector<Format> archiveFormats()
         {QStringLiteral("lha"), QStringLiteral("LHA/LZH archives")},
         {QStringLiteral("warc"), QStringLiteral("Web ARChive files")},
     };
+    archive.suffixes = {QStringLiteral("tar"), QStringLiteral("tgz"), QStringLiteral("taz"), QStringLiteral("tbz"), QStringLiteral("tbz2"), QStringLiteral("tb2"), QStringLiteral("txz"), QStringLiteral("tlz"), QStringLiteral("tzst"), QStringLiteral("tlz4"), QStringLiteral("zip"), QStringLiteral("jar"), QStringLiteral("war"), QStringLiteral("ear"), QStringLiteral("aar"), QStringLiteral("apk"), QStringLiteral("whl"), QStringLiteral("epub"), QStringLiteral("xpi"), QStringLiteral("nupkg"), QStringLiteral("cbz"), QStringLiteral("7z"), QStringLiteral("cb7"), QStringLiteral("iso"), QStringLiteral("cpio"), QStringLiteral("a"), QStringLiteral("deb"), QStringLiteral("udeb"), QStringLiteral("rpm"), QStringLiteral("xar"), QStringLiteral("cab"), QStringLiteral("rar"), QStringLiteral("cbr"), QStringLiteral("lha"), QStringLiteral("lzh"), QStringLiteral("warc")};
     archive.probe = probeArchive;
     archive.openContainer = [](SourcePtr source) { return ArchiveContainer::open(std::move(source), LibarchiveReader::Mode::Archives); };
     formats.push_back(std::move(archive));
@@ -90,6 +91,7 @@ std::vector<Format> archiveFormats()
         QStringLiteral("application/x-lz4"), QStringLiteral("application/x-lzip"),
         QStringLiteral("application/x-compress"),
     };
+    compressed.suffixes = {QStringLiteral("gz"), QStringLiteral("bz2"), QStringLiteral("xz"), QStringLiteral("zst"), QStringLiteral("lz4"), QStringLiteral("lz"), QStringLiteral("lzma"), QStringLiteral("Z")};
     compressed.probe = probeCompressed;
     compressed.openContainer = [](SourcePtr source) { return ArchiveContainer::open(std::move(source), LibarchiveReader::Mode::SingleCompressed); };
     formats.push_back(std::move(compressed));

@@ -17,6 +17,7 @@ std::vector<Format> imageFormats()
     qcow2.name = QStringLiteral("qcow2");
     qcow2.description = QStringLiteral("QEMU copy-on-write disk images v2/v3: compressed (zlib, zstd), zero and extended-L2 clusters, backing chains, snapshots");
     qcow2.mimeTypes = {QStringLiteral("application/x-qemu-disk")};
+    qcow2.suffixes = {QStringLiteral("qcow2"), QStringLiteral("qcow"), QStringLiteral("qcow2c")};
     qcow2.probe = [](const ProbeInput &in) { return looksLikeQcow2(in.head) ? 95 : 0; };
     qcow2.openImage = [](SourcePtr source) -> Result<SourcePtr> {
         auto image = Qcow2Image::open(std::move(source));
@@ -31,18 +32,19 @@ std::vector<Format> imageFormats()
         const char *name;
         const char *description;
         const char *mime;
+        const char *suffix;
         std::function<int(const ProbeInput &)> probe;
         Result<std::shared_ptr<DiskImage>> (*open)(SourcePtr);
     };
     const VmFormat vms[] = {
-        {"vmdk", "VMware disks: monolithicSparse (hosted sparse extent) and streamOptimized (compressed grains)", "application/x-vmdk-disk",
+        {"vmdk", "VMware disks: monolithicSparse (hosted sparse extent) and streamOptimized (compressed grains)", "application/x-vmdk-disk", "vmdk",
          [](const ProbeInput &in) { return probeVmdk(in.head); }, openVmdk},
-        {"vmdk-descriptor", "VMware descriptor files listing flat, sparse and zero extents beside them", "application/x-vmdk-disk",
+        {"vmdk-descriptor", "VMware descriptor files listing flat, sparse and zero extents beside them", "application/x-vmdk-disk", "vmdk",
          [](const ProbeInput &in) { return looksLikeVmdkDescriptor(in.head) ? 90 : 0; }, openVmdkDescriptor},
-        {"vdi", "VirtualBox disks, dynamic and fixed", "application/x-vdi-disk", [](const ProbeInput &in) { return probeVdi(in.head); }, openVdi},
-        {"vhd", "Virtual PC / Hyper-V VHD, fixed and dynamic (differencing refused)", "application/x-vhd-disk",
+        {"vdi", "VirtualBox disks, dynamic and fixed", "application/x-vdi-disk", "vdi", [](const ProbeInput &in) { return probeVdi(in.head); }, openVdi},
+        {"vhd", "Virtual PC / Hyper-V VHD, fixed and dynamic (differencing refused)", "application/x-vhd-disk", "vhd",
          [](const ProbeInput &in) { return probeVhd(*in.source, in.head); }, openVhd},
-        {"vhdx", "Hyper-V VHDX, dynamic and fixed (a dirty log or a parent disk is refused)", "application/x-vhdx-disk",
+        {"vhdx", "Hyper-V VHDX, dynamic and fixed (a dirty log or a parent disk is refused)", "application/x-vhdx-disk", "vhdx",
          [](const ProbeInput &in) { return probeVhdx(in.head); }, openVhdx},
     };
     for (const VmFormat &vm : vms) {
@@ -50,6 +52,7 @@ std::vector<Format> imageFormats()
         f.name = QString::fromLatin1(vm.name);
         f.description = QString::fromLatin1(vm.description);
         f.mimeTypes = {QString::fromLatin1(vm.mime)};
+        f.suffixes = {QString::fromLatin1(vm.suffix)};
         f.probe = vm.probe;
         auto open = vm.open;
         f.openImage = [open](SourcePtr source) -> Result<SourcePtr> {
@@ -65,6 +68,7 @@ std::vector<Format> imageFormats()
     pxarFormat.name = QStringLiteral("pxar");
     pxarFormat.description = QStringLiteral("Proxmox file archives, v1 and v2 split (.mpxar + .ppxar beside it)");
     pxarFormat.mimeTypes = {QStringLiteral("application/x-proxmox-pxar")};
+    pxarFormat.suffixes = {QStringLiteral("pxar"), QStringLiteral("mpxar")};
     pxarFormat.probe = [](const ProbeInput &in) { return looksLikePxar(in.head) ? 90 : 0; };
     pxarFormat.openContainer = [](SourcePtr source) { return PxarContainer::open(std::move(source)); };
     formats.push_back(std::move(pxarFormat));
@@ -91,6 +95,7 @@ std::vector<Format> imageFormats()
         {QStringLiteral("gpt"), QStringLiteral("GUID partition tables, CRC-checked, backup header as fallback")},
     };
     partitions.mimeTypes = {QStringLiteral("application/x-raw-disk-image")};
+    partitions.suffixes = {QStringLiteral("img"), QStringLiteral("raw"), QStringLiteral("dd")};
     partitions.probe = [](const ProbeInput &in) { return probePartitionTable(in.head); };
     partitions.openContainer = [](SourcePtr source) { return PartitionContainer::open(std::move(source)); };
     formats.push_back(std::move(partitions));

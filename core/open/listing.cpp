@@ -1,21 +1,23 @@
 // SPDX-License-Identifier: MIT
-#include "listing_job.h"
+#include "listing.h"
 
 #include "formats/archive/name_charset.h"
 #include "formats/format.h"
+#include "io/cancel.h"
 #include "vfs/problems.h"
 
 #include <QElapsedTimer>
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 
-namespace asc::ui {
+namespace asc {
 
 // `folder` unset: the whole container; set: that folder's direct children.
 static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr container, std::optional<Entry> folder)
 {
     ListingBatch batch;
     const ProblemScope problems([&batch](const Error &problem) { batch.problems.push_back(problem); });
+    const CancelScope stop([&promise] { return promise.isCanceled(); });
     QElapsedTimer sinceFlush;
     sinceFlush.start();
     bool first = true;
@@ -35,8 +37,8 @@ static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr containe
         return true;
     };
     auto listed = folder ? container->listDirectory(*folder, sink) : container->list(sink);
-    if (!listed)
-        batch.error = listed.error();
+    if (!listed && !promise.isCanceled())
+        batch.error = listed.error(); // a stop is not a failure (libarchive words it as one)
     flush();
 }
 
@@ -50,10 +52,11 @@ QFuture<ListingBatch> listFolderAsync(ContainerPtr container, Entry folder)
     return QtConcurrent::run(listInBatches, std::move(container), std::optional<Entry>(std::move(folder)));
 }
 
-QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry, QByteArray nameCharset)
+QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry, QByteArray nameCharset, CancelFlag cancel)
 {
-    return QtConcurrent::run([parent, entry, nameCharset]() -> Result<ContainerPtr> {
+    return QtConcurrent::run([parent, entry, nameCharset, cancel]() -> Result<ContainerPtr> {
         const NameCharsetScope charset(nameCharset);
+        const CancelScope stop(cancel);
         auto content = parent->open(entry);
         if (!content)
             return std::move(content).error();
@@ -61,4 +64,4 @@ QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry, 
     });
 }
 
-} // namespace asc::ui
+} // namespace asc

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#include "inspection.h"
+
+#include "formats/format.h"
+#include "formats/image/disk_image.h"
+#include "vfs/problems.h"
+
+namespace asc {
+
+QJsonObject Inspection::toJson() const
+{
+    QJsonObject info;
+    info[QStringLiteral("spec")] = spec;
+    if (directory) {
+        info[QStringLiteral("type")] = QStringLiteral("dir");
+        info[QStringLiteral("container")] = formatInfo;
+        return info;
+    }
+    info[QStringLiteral("size")] = double(size);
+    for (auto it = imageInfo.begin(); it != imageInfo.end(); ++it)
+        info[it.key()] = it.value();
+    if (!imageInfo.isEmpty()) {
+        if (!formatInfo.isEmpty())
+            info[QStringLiteral("content")] = formatInfo;
+        return info;
+    }
+    for (auto it = formatInfo.begin(); it != formatInfo.end(); ++it)
+        info[it.key()] = it.value();
+    if (formatInfo.isEmpty())
+        info[QStringLiteral("format")] = QStringLiteral("raw");
+    return info;
+}
+
+static Result<void> inspectInto(Inspected &out, const QString &spec, const InspectOptions &options)
+{
+    Inspection &facts = out.inspection;
+    facts.spec = spec;
+    auto location = resolve(spec);
+    if (!location)
+        return std::move(location).error();
+    out.location = std::move(location).value();
+    if (out.location.isDirectory()) {
+        facts.directory = true;
+        facts.formatName = QStringLiteral("directory");
+        out.container = out.location.parent;
+        facts.formatInfo = out.container->info();
+        return {};
+    }
+    const SourcePtr &source = out.location.source;
+    facts.size = out.location.raw->size();
+    if (options.headBytes > 0) {
+        auto head = readHead(*source, options.headBytes);
+        if (!head)
+            return std::move(head).error();
+        facts.head = std::move(head).value();
+    }
+    if (auto image = std::dynamic_pointer_cast<const DiskImage>(source)) {
+        facts.imageInfo = image->info();
+        if (options.allocation) {
+            if (auto extents = image->map(0, image->size()))
+                facts.allocation = std::move(extents).value();
+        }
+    }
+    // One probe: the format it names opens the container (resolve unwrapped images already).
+    auto format = probeFormat(source);
+    if (!format)
+        return std::move(format).error();
+    facts.formatName = QStringLiteral("data");
+    if (!*format || !(*format)->openContainer)
+        return {};
+    auto container = (*format)->openContainer(source);
+    if (!container) {
+        facts.openError = container.error();
+        return {};
+    }
+    out.container = std::move(container).value();
+    facts.formatName = out.container->formatName();
+    facts.formatInfo = out.container->info();
+    return {};
+}
+
+Result<Inspected> inspect(const QString &spec, const InspectOptions &options)
+{
+    Inspected out;
+    std::vector<Error> problems;
+    const ProblemScope collect([&problems](const Error &problem) { problems.push_back(problem); });
+    if (auto done = inspectInto(out, spec, options); !done)
+        return std::move(done).error();
+    out.inspection.problems = std::move(problems);
+    return out;
+}
+
+} // namespace asc

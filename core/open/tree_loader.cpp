@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+#include "tree_loader.h"
+
+#include "formats/format.h"
+#include "open/listing.h"
+
+namespace asc {
+
+TreeLoader::TreeLoader(QObject *parent) : QObject(parent) {}
+
+TreeLoader::~TreeLoader()
+{
+    stop();
+    for (auto *watcher : listings_)
+        watcher->waitForFinished();
+    for (auto *watcher : findChildren<QFutureWatcher<Result<ContainerPtr>> *>())
+        watcher->waitForFinished();
+}
+
+void TreeLoader::clear()
+{
+    ++generation_; // results still arriving belong to the old tree
+    stop();
+    if (observer_.beginReset)
+        observer_.beginReset();
+    tree_.clear();
+    started_.clear();
+    done_.clear();
+    failed_.clear();
+    wholeLayers_.clear();
+    claimed_.clear();
+    pendingReveal_.clear();
+    opening_ = 0;
+    if (observer_.endReset)
+        observer_.endReset();
+    Q_EMIT busyChanged();
+}
+
+void TreeLoader::load(ContainerPtr container, const QString &spec, const QByteArray &reveal)
+{
+    clear();
+    const int32_t layer = tree_.addLayer(std::move(container), spec, EntryTree::kRoot);
+    pendingReveal_ = reveal;
+    startListing(layer);
+}
+
+void TreeLoader::stop()
+{
+    everything_ = false;
+    for (auto *watcher : listings_)
+        watcher->cancel();
+    cancel_.cancel();
+    cancel_ = CancelFlag(); // opens started later are not stopped by this
+}
+
+bool TreeLoader::looksNested(int32_t node) const
+{
+    if (failed_.contains(node))
+        return false;
+    if (tree_.type(node) == EntryType::Partition)
+        return true; // a partition is opened to see what it holds
+    return tree_.type(node) == EntryType::File && nameSuggestsContainer(tree_.name(node));
+}
+
+bool TreeLoader::canExpand(int32_t node) const
+{
+    if (node == EntryTree::kRoot || done_.contains(node) || failed_.contains(node) || tree_.childCount(node) > 0)
+        return false;
+    if (looksNested(node))
+        return true;
+    // Synthesised folders (implied by a path) have nothing to read; layer roots are listed on opening.
+    return tree_.type(node) == EntryType::Dir && !tree_.synthesized(node) && !tree_.isLayerRoot(node) &&
+           tree_.layer(tree_.layerOf(node)).container->listsFolderByFolder();
+}
+
+void TreeLoader::expand(int32_t node)
+{
+    if (started_.contains(node) || !canExpand(node))
+        return;
+    started_.insert(node);
+    if (tree_.type(node) == EntryType::Dir)
+        startListing(tree_.layerOf(node), node);
+    else
+        openNested(node);
+}
+
+void TreeLoader::openNested(int32_t node)
+{
+    const ContainerPtr parent = tree_.layer(tree_.layerOf(node)).container;
+    const QString spec = tree_.spec(node);
+    const quint64 generation = generation_;
+    ++opening_;
+    Q_EMIT busyChanged();
+    auto *watcher = new QFutureWatcher<Result<ContainerPtr>>(this);
+    connect(watcher, &QFutureWatcher<Result<ContainerPtr>>::finished, this, [this, watcher, node, spec, generation] {
+        watcher->deleteLater();
+        if (generation != generation_)
+            return; // a newer file replaced this tree
+        --opening_;
+        Result<ContainerPtr> container = watcher->result();
+        if (!container) {
+            const bool stopped = container.error().kind == ErrorKind::Cancelled;
+            if (stopped) {
+                started_.remove(node); // stopped, not broken: expanding again tries again
+            } else {
+                failed_.insert(node);
+                Q_EMIT failed(spec, container.error());
+            }
+            if (observer_.rows.changed)
+                observer_.rows.changed(node); // the expander goes away, or comes back
+            finishedOne(stopped);
+            return;
+        }
+        startListing(tree_.addLayer(std::move(container).value(), spec, node));
+        finishedOne(false);
+    });
+    watcher->setFuture(openNestedAsync(parent, tree_.entry(node), nameCharset_, cancel_));
+}
+
+void TreeLoader::readEverything(int nestedDepth)
+{
+    everything_ = true;
+    nestedDepth_ = nestedDepth;
+    expandEverything();
+}
+
+void TreeLoader::stopReadingEverything()
+{
+    everything_ = false;
+}
+
+int TreeLoader::depthOf(int32_t layer) const
+{
+    // Archives and images inside files count; partitions and filesystems are part of their disk.
+    int depth = 0;
+    for (int32_t node = tree_.layer(layer).rootNode; node != EntryTree::kRoot; node = tree_.layer(tree_.layerOf(node)).rootNode) {
+        if (tree_.type(node) == EntryType::File)
+            ++depth;
+    }
+    return depth;
+}
+
+void TreeLoader::expandEverything()
+{
+    if (!everything_)
+        return;
+    for (int32_t layer = 0; layer < tree_.layerCount(); ++layer) {
+        if (tree_.layer(layer).container->listsFolderByFolder() && !wholeLayers_.contains(layer))
+            readRest(layer);
+    }
+    for (int32_t node = 1; node < tree_.size(); ++node) {
+        if (started_.contains(node) || !looksNested(node) || !canExpand(node))
+            continue;
+        const bool archive = tree_.type(node) == EntryType::File;
+        if (!archive || depthOf(tree_.layerOf(node)) < nestedDepth_)
+            expand(node);
+    }
+}
+
+void TreeLoader::readRest(int32_t layer)
+{
+    wholeLayers_.insert(layer);
+    startListing(layer, kRestOfLayer);
+}
+
+std::vector<Entry> TreeLoader::unreadOnly(int32_t layer, std::vector<Entry> entries)
+{
+    const EntryTree::Layer &l = tree_.layer(layer);
+    QSet<int32_t> &claimed = claimed_[layer];
+    std::vector<Entry> kept;
+    for (Entry &entry : entries) {
+        const qsizetype slash = entry.path.lastIndexOf('/');
+        const int32_t parent = slash < 0 ? l.rootNode : l.directories.value(entry.path.left(slash), -1);
+        if (parent >= 0 && !claimed.contains(parent)) {
+            const bool ownListing = parent == EntryTree::kRoot || tree_.isLayerRoot(parent) || started_.contains(parent);
+            if (ownListing)
+                continue; // that folder's own listing brings it
+            claimed.insert(parent); // this listing brings its children
+            started_.insert(parent);
+            done_.insert(parent);
+        }
+        kept.push_back(std::move(entry));
+    }
+    return kept;
+}
+
+void TreeLoader::revealPending()
+{
+    if (pendingReveal_.isEmpty())
+        return;
+    int32_t node = EntryTree::kRoot;
+    for (const QByteArray &part : pendingReveal_.split('/')) {
+        int32_t found = -1;
+        for (int row = 0; row < tree_.childCount(node) && found < 0; ++row) {
+            if (tree_.name(tree_.child(node, row)) == QByteArrayView(part))
+                found = tree_.child(node, row);
+        }
+        if (found < 0)
+            return; // not listed yet: the next batch tries again
+        node = found;
+        if (tree_.isDirectoryLike(node))
+            Q_EMIT revealStep(node); // the view expands it: read now, if read on expansion
+    }
+    pendingReveal_.clear();
+    Q_EMIT revealed(node);
+}
+
+void TreeLoader::startListing(int32_t layer, int32_t folder)
+{
+    auto *watcher = new QFutureWatcher<ListingBatch>(this);
+    listings_ << watcher;
+    const quint64 generation = generation_;
+    connect(watcher, &QFutureWatcher<ListingBatch>::resultsReadyAt, this, [this, watcher, layer, folder, generation](int first, int last) {
+        if (generation != generation_)
+            return;
+        for (int i = first; i < last; ++i) {
+            ListingBatch batch = watcher->resultAt(i);
+            if (folder == kRestOfLayer)
+                batch.entries = unreadOnly(layer, std::move(batch.entries));
+            if (!batch.entries.empty()) {
+                tree_.append(layer, std::move(batch.entries), observer_.rows);
+                Q_EMIT entriesAdded(layer);
+                revealPending();
+                expandEverything(); // what arrived may hold more to read for the filter
+            }
+            if (!batch.problems.empty())
+                Q_EMIT problemsReported(batch.problems);
+            if (batch.error)
+                Q_EMIT failed(tree_.layer(layer).spec, *batch.error);
+        }
+    });
+    connect(watcher, &QFutureWatcher<ListingBatch>::finished, this, [this, watcher, layer, folder, generation] {
+        listings_.removeAll(watcher);
+        watcher->deleteLater(); // releases the batches the future still holds
+        const bool stopped = watcher->isCanceled();
+        if (generation == generation_) {
+            if (folder == kRestOfLayer) {
+                claimed_.remove(layer);
+                if (stopped) {
+                    wholeLayers_.remove(layer); // reading everything again reads on
+                } else {
+                    for (int32_t directory : tree_.layer(layer).directories) {
+                        started_.insert(directory); // empty ones too: nothing left to read
+                        done_.insert(directory);
+                    }
+                }
+            } else if (folder >= 0) {
+                done_.insert(folder);
+            } else if (layer > 0) {
+                done_.insert(tree_.layer(layer).rootNode);
+            }
+        }
+        finishedOne(stopped);
+    });
+    const ContainerPtr container = tree_.layer(layer).container;
+    if (folder >= 0) {
+        watcher->setFuture(listFolderAsync(container, tree_.entry(folder)));
+    } else if (container->listsFolderByFolder() && folder != kRestOfLayer) {
+        Entry top;
+        top.type = EntryType::Dir;
+        watcher->setFuture(listFolderAsync(container, top));
+    } else {
+        watcher->setFuture(listAsync(container));
+    }
+    Q_EMIT busyChanged();
+}
+
+void TreeLoader::finishedOne(bool stopped)
+{
+    Q_EMIT busyChanged();
+    if (!isBusy())
+        Q_EMIT idle(stopped);
+}
+
+} // namespace asc

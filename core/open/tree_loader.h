@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What the GUI shows as a tree, loaded off the UI thread: the open file's container as the top
+// layer, folders read when expanded (filesystems, pxar), nested containers (partitions, archives
+// in archives) opened in place, and for the filter "read everything not read yet". Owns the
+// EntryTree, the listings (batches, generations: results of an older file are dropped),
+// cancellation, and which node has been expanded, is being read, or failed.
+// Qt Core only: the item model adapts it for views; tests drive it without widgets.
+
+#include "io/cancel.h"
+#include "vfs/entry_tree.h"
+
+#include <QFutureWatcher>
+#include <QHash>
+#include <QObject>
+#include <QSet>
+
+namespace asc {
+
+struct ListingBatch;
+
+class TreeLoader : public QObject {
+    Q_OBJECT
+public:
+    // How the item model hears of changes (it turns them into its own signals).
+    struct Observer {
+        std::function<void()> beginReset;
+        std::function<void()> endReset;
+        EntryTree::Observer rows;
+    };
+
+    explicit TreeLoader(QObject *parent = nullptr);
+    ~TreeLoader() override; // stops and waits for its workers
+
+    void setObserver(Observer observer) { observer_ = std::move(observer); }
+    const EntryTree &tree() const { return tree_; }
+
+    // Drops the tree and every listing still running (their results are ignored).
+    void clear();
+    // A new file: clear(), then `container` as the top layer named `spec`, listed (whole, or its
+    // top folder when read folder by folder). With `reveal` (a folder path inside it) the tree
+    // is expanded down to that folder as it arrives (revealStep), then `revealed`.
+    void load(ContainerPtr container, const QString &spec, const QByteArray &reveal = {});
+    // Names of nested containers opened from now on are decoded from this charset.
+    void setNameCharset(const QByteArray &charset) { nameCharset_ = charset; }
+
+    // Whether `node` may be expanded although no children are listed yet: a partition, a file
+    // whose name suggests an archive or image, or a folder read on expansion; and it has not
+    // been listed completely nor failed.
+    bool canExpand(int32_t node) const;
+    bool looksNested(int32_t node) const;
+    bool expansionStarted(int32_t node) const { return started_.contains(node); }
+    bool expansionFailed(int32_t node) const { return failed_.contains(node); }
+    // Lists a folder read on expansion, or opens a nested container and lists it.
+    void expand(int32_t node);
+
+    // For the filter: reads every folder not read yet and opens every partition and nested
+    // container up to `nestedDepth` containers below the file (and keeps doing so for what
+    // arrives) until stop() or clear().
+    void readEverything(int nestedDepth);
+    // The filter was cleared: what runs goes on, nothing new is started for it.
+    void stopReadingEverything();
+    bool readingEverything() const { return everything_; }
+    // Stops every listing (within one read: the request reaches the I/O).
+    void stop();
+    bool isBusy() const { return !listings_.isEmpty() || opening_ > 0; }
+
+Q_SIGNALS:
+    void entriesAdded(int32_t layer);
+    void revealStep(int32_t node); // the view should expand this folder on the way to `reveal`
+    void revealed(int32_t node);   // the folder given to load() is in the tree
+    void problemsReported(const std::vector<Error> &problems);
+    void failed(const QString &context, const Error &error);
+    void busyChanged();
+    // No listing runs any more; `stopped` when the last one was stopped.
+    void idle(bool stopped);
+
+private:
+    static constexpr int32_t kRestOfLayer = -2; // `folder` for readRest's listing
+    void startListing(int32_t layer, int32_t folder = -1);
+    void readRest(int32_t layer);
+    void openNested(int32_t node);
+    void expandEverything();
+    // Of a batch of a whole layer's entries, those whose folder has no listing of its own.
+    std::vector<Entry> unreadOnly(int32_t layer, std::vector<Entry> entries);
+    void revealPending();
+    int depthOf(int32_t layer) const;
+    void finishedOne(bool stopped);
+
+    EntryTree tree_;
+    Observer observer_;
+    QList<QFutureWatcher<ListingBatch> *> listings_;
+    QSet<int32_t> started_;  // expansion asked (listing or opening started)
+    QSet<int32_t> done_;     // listed completely
+    QSet<int32_t> failed_;
+    QSet<int32_t> wholeLayers_; // layers read folder by folder whose rest is read (or being read)
+    QHash<int32_t, QSet<int32_t>> claimed_; // per layer: folders whose children its rest listing brings
+    QByteArray pendingReveal_;
+    QByteArray nameCharset_;
+    CancelFlag cancel_; // for nested opens; replaced on clear()
+    quint64 generation_ = 0;
+    int opening_ = 0;
+    int nestedDepth_ = 0;
+    bool everything_ = false;
+};
+
+} // namespace asc

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#include "problem_banner.h"
+
+#include "extract_job.h"
+#include "io/byte_text.h"
+#include "vfs/path_text.h"
+
+#include <QMessageBox>
+
+namespace asc::ui {
+
+ProblemBanner::ProblemBanner(QWidget *parent) : QLabel(parent)
+{
+    setWordWrap(true);
+    setTextInteractionFlags(Qt::TextBrowserInteraction);
+    setOpenExternalLinks(false);
+    setAutoFillBackground(true);
+    setForegroundRole(QPalette::HighlightedText);
+    setBackgroundRole(QPalette::Highlight);
+    setMargin(6);
+    hide();
+    connect(this, &QLabel::linkActivated, this, [this](const QString &link) {
+        if (link == QLatin1String("#problems"))
+            showDetails();
+    });
+}
+
+void ProblemBanner::showMessage(const QString &text)
+{
+    setText(text);
+    show();
+}
+
+void ProblemBanner::reset()
+{
+    problems_.clear();
+    hide();
+}
+
+void ProblemBanner::addProblems(const QString &file, const std::vector<Error> &problems)
+{
+    if (problems.empty())
+        return;
+    for (const Error &problem : problems) {
+        const QString line = pathText(textToBytes(problem.toString()));
+        if (!problems_.contains(line))
+            problems_ << line;
+    }
+    showMessage(tr("%1 reading %2 — the tree shows everything that could be read. <a href=\"#problems\">Details…</a><br>%3")
+                    .arg(countText(uint64_t(problems_.size()), tr("%n problem"), tr("%n problems")), file.toHtmlEscaped(),
+                         problems_.first().toHtmlEscaped()));
+}
+
+void ProblemBanner::showDetails()
+{
+    QMessageBox box(QMessageBox::Warning, tr("Problems"),
+                    countText(uint64_t(problems_.size()), tr("%n problem was reported while reading the file."),
+                              tr("%n problems were reported while reading the file.")),
+                    QMessageBox::Close, window());
+    box.setObjectName(QStringLiteral("problemDetails"));
+    box.setDetailedText(problems_.join(QLatin1Char('\n')));
+    box.exec();
+}
+
+} // namespace asc::ui

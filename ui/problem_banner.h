@@ -1,0 +1,32 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The coloured line above the tree: an error, or "N problems reading FILE … Details…" collecting
+// what was reported while reading the open file (each distinct problem once).
+
+#include "io/error.h"
+
+#include <QLabel>
+#include <vector>
+
+namespace asc::ui {
+
+class ProblemBanner : public QLabel {
+    Q_OBJECT
+public:
+    explicit ProblemBanner(QWidget *parent = nullptr);
+
+    void showMessage(const QString &text);
+    // Adds to the file's problems and shows the summary.
+    void addProblems(const QString &file, const std::vector<Error> &problems);
+    // A new file: no message, no problems.
+    void reset();
+    QString message() const { return isHidden() ? QString() : text(); }
+    QStringList problems() const { return problems_; }
+
+private:
+    void showDetails();
+
+    QStringList problems_; // in the order reported
+};
+
+} // namespace asc::ui
