@@ -25,7 +25,9 @@
 
 namespace asc::ui {
 
-BenchmarkChart::BenchmarkChart(QObject *parent) : QObject(parent), chart_(new QChart)
+BenchmarkChart::BenchmarkChart(QObject *parent)
+    : QObject(parent),
+      chart_(new QChart)
 {
     chart_->setAnimationOptions(QChart::NoAnimation);
     chart_->legend()->setAlignment(Qt::AlignBottom);
@@ -227,8 +229,10 @@ void BenchmarkChart::rebuild()
                 if (nearest)
                     QToolTip::showText(QCursor::pos(), QStringLiteral("%1, %2\n%3 ± %4 MiB/s\n%5 … %6 MiB/s, %7 runs")
                                                            .arg(label, sizeLabel(nearest->buffer))
-                                                           .arg(nearest->mibps.mean, 0, 'f', 1).arg(nearest->mibps.sd, 0, 'f', 1)
-                                                           .arg(nearest->mibps.min, 0, 'f', 1).arg(nearest->mibps.max, 0, 'f', 1)
+                                                           .arg(nearest->mibps.mean, 0, 'f', 1)
+                                                           .arg(nearest->mibps.sd, 0, 'f', 1)
+                                                           .arg(nearest->mibps.min, 0, 'f', 1)
+                                                           .arg(nearest->mibps.max, 0, 'f', 1)
                                                            .arg(nearest->runs.size()));
             });
         }
@@ -237,8 +241,12 @@ void BenchmarkChart::rebuild()
         const BenchResult &r = results_.front().second;
         title_ = r.spec.isEmpty() ? tr("Read throughput by buffer size") : tr("Read throughput by buffer size — %1").arg(r.spec);
         description_ = tr("%1 (%2 bytes); runs %3 + %4 warm-up, cache %5, %6 pass(es); %7; %8")
-                           .arg(r.spec).arg(r.targetBytes).arg(r.config.runs).arg(r.config.warmup)
-                           .arg(cacheModeName(r.config.cache)).arg(r.config.passes)
+                           .arg(r.spec)
+                           .arg(r.targetBytes)
+                           .arg(r.config.runs)
+                           .arg(r.config.warmup)
+                           .arg(cacheModeName(r.config.cache))
+                           .arg(r.config.passes)
                            .arg(r.machine.value(QStringLiteral("cpu")).toString(), r.machine.value(QStringLiteral("kernel")).toString());
     } else {
         title_ = tr("Read throughput by buffer size");
@@ -298,8 +306,7 @@ void BenchmarkChart::rebuildAmplification()
         largest = std::max(largest, p.buffer);
     }
     const QString buffers = smallest == largest ? sizeLabel(smallest) : tr("%1 to %2").arg(sizeLabel(smallest), sizeLabel(largest));
-    description_ = tr("device bytes from %1; buffer %2; %3").arg(writes_->deviceBytesSource, buffers,
-                                                                 writes_->config.atomic ? tr("atomic replace") : tr("in place"));
+    description_ = tr("device bytes from %1; buffer %2; %3").arg(writes_->deviceBytesSource, buffers, writes_->config.atomic ? tr("atomic replace") : tr("in place"));
     chart_->setTitle(title_);
 }
 

@@ -36,8 +36,8 @@ public:
     QChart *chart() const { return chart_; }
     // A view showing the chart (created on first use; owned by the caller's widget tree).
     QChartView *createView(QWidget *parent);
-    int seriesCount() const;     // line series (one per strategy/pass/result)
-    int pointCount() const;      // points over all line series
+    int seriesCount() const; // line series (one per strategy/pass/result)
+    int pointCount() const; // points over all line series
     QStringList axisLabels() const;
     bool isEmpty() const { return pointCount() == 0; }
 

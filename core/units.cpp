@@ -11,10 +11,14 @@ std::optional<uint64_t> parseSize(const QString &text)
     else if (t.endsWith(QLatin1Char('B')) && t.size() > 1 && !t.at(t.size() - 2).isDigit())
         t.chop(1);
     uint64_t multiplier = 1;
-    if (t.endsWith(QLatin1Char('K'))) multiplier = 1ULL << 10;
-    else if (t.endsWith(QLatin1Char('M'))) multiplier = 1ULL << 20;
-    else if (t.endsWith(QLatin1Char('G'))) multiplier = 1ULL << 30;
-    else if (t.endsWith(QLatin1Char('T'))) multiplier = 1ULL << 40;
+    if (t.endsWith(QLatin1Char('K')))
+        multiplier = 1ULL << 10;
+    else if (t.endsWith(QLatin1Char('M')))
+        multiplier = 1ULL << 20;
+    else if (t.endsWith(QLatin1Char('G')))
+        multiplier = 1ULL << 30;
+    else if (t.endsWith(QLatin1Char('T')))
+        multiplier = 1ULL << 40;
     if (multiplier != 1)
         t.chop(1);
     bool ok = false;

@@ -21,6 +21,7 @@ phase() { # phase NAME: closes the running phase under NAME
 phase "setup"
 ./scripts/check_spdx.sh
 ./scripts/check_layers.sh
+./scripts/check_format.sh
 phase "source checks"
 
 cmake --preset release >/dev/null

@@ -13,7 +13,8 @@ static const char *kNames[] = {QT_TRANSLATE_NOOP("AllocationMap", "data"), QT_TR
                                QT_TRANSLATE_NOOP("AllocationMap", "zero"), QT_TRANSLATE_NOOP("AllocationMap", "unallocated"),
                                QT_TRANSLATE_NOOP("AllocationMap", "from backing file")};
 
-AllocationMap::AllocationMap(QWidget *parent) : QWidget(parent)
+AllocationMap::AllocationMap(QWidget *parent)
+    : QWidget(parent)
 {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
 }

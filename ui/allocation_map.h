@@ -12,7 +12,12 @@ namespace asc::ui {
 class AllocationMap : public QWidget {
     Q_OBJECT
 public:
-    enum Category { Data, Compressed, Zero, Unallocated, Backing, CategoryCount };
+    enum Category { Data,
+                    Compressed,
+                    Zero,
+                    Unallocated,
+                    Backing,
+                    CategoryCount };
 
     explicit AllocationMap(QWidget *parent = nullptr);
     void setExtents(const std::vector<DiskExtent> &extents, uint64_t diskSize);

@@ -12,7 +12,8 @@ namespace asc::ui {
 static bool ask(const QString &image, const QString &backing)
 {
     const QString text = QObject::tr("The disk image\n%1\nreads its unchanged parts from a backing file outside its folder:\n%2\n\n"
-                                     "Follow it? Only do this for images you trust.").arg(image, backing);
+                                     "Follow it? Only do this for images you trust.")
+                             .arg(image, backing);
     return QMessageBox::question(QApplication::activeWindow(), QObject::tr("Follow Backing File?"), text) == QMessageBox::Yes;
 }
 
@@ -24,7 +25,8 @@ void installBackingQuestion()
         if (QThread::currentThread() == qApp->thread())
             return ask(image, backing);
         bool allowed = false;
-        QMetaObject::invokeMethod(qApp, [&] { allowed = ask(image, backing); }, Qt::BlockingQueuedConnection);
+        QMetaObject::invokeMethod(
+            qApp, [&] { allowed = ask(image, backing); }, Qt::BlockingQueuedConnection);
         return allowed;
     };
 }

@@ -41,15 +41,16 @@ static Answer ask(QWidget *parent, const QByteArray &path)
 }
 
 std::function<ExistingPolicy(const QByteArray &, bool *)> conflictQuestion(QPointer<QWidget> parent,
-                                                                         std::shared_ptr<std::atomic_bool> stop)
+                                                                           std::shared_ptr<std::atomic_bool> stop)
 {
     return [parent, stop](const QByteArray &path, bool *applyToAll) {
         auto answer = std::make_shared<std::promise<Answer>>();
         std::future<Answer> future = answer->get_future();
         // Queued, not blocking: a window being destroyed waits for this worker, and the worker
         // must not wait for that window's event loop.
-        QMetaObject::invokeMethod(parent.data(), [parent, path, answer] { answer->set_value(ask(parent.data(), path)); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            parent.data(), [parent, path, answer] { answer->set_value(ask(parent.data(), path)); },
+            Qt::QueuedConnection);
         while (future.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
             if (stop->load() || !parent)
                 return ExistingPolicy::Refuse;

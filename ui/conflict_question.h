@@ -17,6 +17,6 @@ namespace asc::ui {
 // the worker checks `stop` (set when the extraction is cancelled or the window goes away) and
 // then answers Refuse, so a window can always wait for its extraction to end.
 std::function<ExistingPolicy(const QByteArray &, bool *)> conflictQuestion(QPointer<QWidget> parent,
-                                                                         std::shared_ptr<std::atomic_bool> stop);
+                                                                           std::shared_ptr<std::atomic_bool> stop);
 
 } // namespace asc::ui

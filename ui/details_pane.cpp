@@ -21,7 +21,8 @@
 
 namespace asc::ui {
 
-DetailsPane::DetailsPane(QWidget *parent) : QWidget(parent)
+DetailsPane::DetailsPane(QWidget *parent)
+    : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -10,7 +10,11 @@
 
 namespace asc::ui {
 
-EntryExtractor::EntryExtractor(QWidget *window) : QObject(window), window_(window) {}
+EntryExtractor::EntryExtractor(QWidget *window)
+    : QObject(window),
+      window_(window)
+{
+}
 
 EntryExtractor::~EntryExtractor()
 {

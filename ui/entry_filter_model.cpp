@@ -7,7 +7,8 @@
 
 namespace asc::ui {
 
-EntryFilterModel::EntryFilterModel(QObject *parent) : QSortFilterProxyModel(parent)
+EntryFilterModel::EntryFilterModel(QObject *parent)
+    : QSortFilterProxyModel(parent)
 {
     setRecursiveFilteringEnabled(true);
     setFilterCaseSensitivity(Qt::CaseInsensitive);
@@ -36,11 +37,15 @@ bool naturalLess(QByteArrayView a, QByteArrayView b)
     while (i < a.size() && j < b.size()) {
         if (digit(a[i]) && digit(b[j])) {
             qsizetype ei = i, ej = j;
-            while (ei < a.size() && digit(a[ei])) ++ei;
-            while (ej < b.size() && digit(b[ej])) ++ej;
+            while (ei < a.size() && digit(a[ei]))
+                ++ei;
+            while (ej < b.size() && digit(b[ej]))
+                ++ej;
             qsizetype si = i, sj = j;
-            while (si + 1 < ei && a[si] == '0') ++si;
-            while (sj + 1 < ej && b[sj] == '0') ++sj;
+            while (si + 1 < ei && a[si] == '0')
+                ++si;
+            while (sj + 1 < ej && b[sj] == '0')
+                ++sj;
             if (ei - si != ej - sj)
                 return ei - si < ej - sj;
             for (; si < ei; ++si, ++sj)

@@ -14,7 +14,9 @@
 
 namespace asc::ui {
 
-EntryTreeModel::EntryTreeModel(TreeLoader *loader, QObject *parent) : QAbstractItemModel(parent), loader_(loader)
+EntryTreeModel::EntryTreeModel(TreeLoader *loader, QObject *parent)
+    : QAbstractItemModel(parent),
+      loader_(loader)
 {
     TreeLoader::Observer observer;
     observer.beginReset = [this] { beginResetModel(); };

@@ -16,8 +16,18 @@ namespace asc::ui {
 class EntryTreeModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { Name, Size, Compressed, Type, Modified, Permissions, Owner, LinkTarget, ColumnCount };
-    enum Role { SortRole = Qt::UserRole + 1, NodeRole, IsDirRole };
+    enum Column { Name,
+                  Size,
+                  Compressed,
+                  Type,
+                  Modified,
+                  Permissions,
+                  Owner,
+                  LinkTarget,
+                  ColumnCount };
+    enum Role { SortRole = Qt::UserRole + 1,
+                NodeRole,
+                IsDirRole };
 
     // The model adapts `loader` (which must outlive it) and observes its tree.
     explicit EntryTreeModel(TreeLoader *loader, QObject *parent = nullptr);

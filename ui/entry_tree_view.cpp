@@ -7,7 +7,8 @@
 
 namespace asc::ui {
 
-EntryTreeView::EntryTreeView(QAbstractItemModel *model, QWidget *parent) : QTreeView(parent)
+EntryTreeView::EntryTreeView(QAbstractItemModel *model, QWidget *parent)
+    : QTreeView(parent)
 {
     setModel(model);
     setSortingEnabled(true);

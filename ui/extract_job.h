@@ -15,8 +15,8 @@ struct ExtractRequest {
 };
 
 struct ExtractSummary {
-    ExtractReport report;      // summed over the requests
-    QStringList refusals;      // "path: reason"
+    ExtractReport report; // summed over the requests
+    QStringList refusals; // "path: reason"
     std::optional<Error> error;
 };
 

@@ -35,7 +35,8 @@ QString hexDump(const QByteArray &bytes, quint64 baseOffset)
     return QString::fromLatin1(text);
 }
 
-HexView::HexView(QWidget *parent) : QPlainTextEdit(parent)
+HexView::HexView(QWidget *parent)
+    : QPlainTextEdit(parent)
 {
     setReadOnly(true);
     setLineWrapMode(QPlainTextEdit::NoWrap);

@@ -8,7 +8,8 @@
 
 namespace asc::ui {
 
-LocationBar::LocationBar(QWidget *parent) : QToolBar(tr("Location"), parent)
+LocationBar::LocationBar(QWidget *parent)
+    : QToolBar(tr("Location"), parent)
 {
     setObjectName(QStringLiteral("location"));
     setMovable(false);

@@ -46,7 +46,8 @@ namespace asc::ui {
 // Drag-out extracts into a temporary folder before the drop (on a worker, with progress).
 static constexpr uint64_t kDragLimit = 4ULL << 30;
 
-MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
 {
     initResources();
     setAcceptDrops(true);
@@ -65,8 +66,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     banner_ = new ProblemBanner(central);
     tree_ = new EntryTreeView(proxy_, central);
     connect(tree_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::selectionChanged);
-    connect(model_, &EntryTreeModel::dragExtractionRequested, this,
-            [this](const QList<int32_t> &nodes, QStringList *paths) { *paths = extractForDrag(nodes); }, Qt::DirectConnection);
+    connect(
+        model_, &EntryTreeModel::dragExtractionRequested, this,
+        [this](const QList<int32_t> &nodes, QStringList *paths) { *paths = extractForDrag(nodes); }, Qt::DirectConnection);
     connectLoader();
 
     details_ = new DetailsPane(central);
@@ -264,8 +266,7 @@ void MainWindow::showOpened(Inspected opened)
 {
     const Inspection &facts = opened.inspection;
     const QString spec = facts.spec;
-    setWindowTitle(tr("%1 — ArchiveScope").arg(QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName() +
-                                              (spec.contains(QStringLiteral("!/")) ? QStringLiteral("!/") + spec.section(QStringLiteral("!/"), 1) : QString())));
+    setWindowTitle(tr("%1 — ArchiveScope").arg(QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName() + (spec.contains(QStringLiteral("!/")) ? QStringLiteral("!/") + spec.section(QStringLiteral("!/"), 1) : QString())));
     details_->showSource(facts);
     if (facts.openError)
         banner_->showMessage(facts.openError->toString());
@@ -313,8 +314,8 @@ void MainWindow::updateStatus()
     // The filter says when nothing matches, and that it is still searching while it reads.
     if (!filter_->text().isEmpty() && current_)
         count = proxy_->rowCount() > 0 ? tr("filtered: %1").arg(count)
-                : loader_->isBusy()     ? tr("searching %1…").arg(count)
-                                        : tr("no matches in %1").arg(count);
+                : loader_->isBusy()    ? tr("searching %1…").arg(count)
+                                       : tr("no matches in %1").arg(count);
     counter_->setText(count);
 }
 

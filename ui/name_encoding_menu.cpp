@@ -5,7 +5,8 @@
 
 namespace asc::ui {
 
-NameEncodingMenu::NameEncodingMenu(QWidget *parent) : QMenu(tr("Name &Encoding"), parent)
+NameEncodingMenu::NameEncodingMenu(QWidget *parent)
+    : QMenu(tr("Name &Encoding"), parent)
 {
     setObjectName(QStringLiteral("nameEncoding"));
     auto *group = new QActionGroup(this);

@@ -9,7 +9,8 @@
 
 namespace asc::ui {
 
-ProblemBanner::ProblemBanner(QWidget *parent) : QLabel(parent)
+ProblemBanner::ProblemBanner(QWidget *parent)
+    : QLabel(parent)
 {
     setWordWrap(true);
     setTextInteractionFlags(Qt::TextBrowserInteraction);

@@ -3,7 +3,8 @@
 
 namespace asc::ui {
 
-RecentMenu::RecentMenu(QWidget *parent) : QMenu(tr("Open &Recent"), parent)
+RecentMenu::RecentMenu(QWidget *parent)
+    : QMenu(tr("Open &Recent"), parent)
 {
     rebuild();
 }

@@ -18,7 +18,8 @@ int ViewMenu::filterDepth()
     return QSettings().value(kDepthKey, 0).toInt();
 }
 
-ViewMenu::ViewMenu(QDockWidget *benchmark, QStatusBar *statusBar, LocationBar *location, QWidget *parent) : QMenu(tr("&View"), parent)
+ViewMenu::ViewMenu(QDockWidget *benchmark, QStatusBar *statusBar, LocationBar *location, QWidget *parent)
+    : QMenu(tr("&View"), parent)
 {
     benchmark->toggleViewAction()->setText(tr("&Benchmark Panel"));
     addAction(benchmark->toggleViewAction());

@@ -5,7 +5,10 @@
 
 namespace asc::ui {
 
-WindowSet::WindowSet(QObject *parent) : QObject(parent) {}
+WindowSet::WindowSet(QObject *parent)
+    : QObject(parent)
+{
+}
 
 WindowSet::~WindowSet()
 {

@@ -7,7 +7,8 @@
 
 namespace asc::cli {
 
-ArgumentParser::ArgumentParser(const QString &command, const QString &description) : command_(command)
+ArgumentParser::ArgumentParser(const QString &command, const QString &description)
+    : command_(command)
 {
     parser_.setApplicationDescription(description);
     parser_.addHelpOption();

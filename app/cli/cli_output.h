@@ -9,7 +9,9 @@
 
 namespace asc::cli {
 
-enum ExitCode { Success = 0, Failure = 1, UsageError = 2 };
+enum ExitCode { Success = 0,
+                Failure = 1,
+                UsageError = 2 };
 
 // "archivescope-cli: SPEC: [offset N: ]what is wrong" on stderr; returns Failure.
 int fail(const QString &spec, const Error &error);

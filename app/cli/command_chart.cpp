@@ -7,7 +7,6 @@
 #include "cli_output.h"
 #include "commands.h"
 
-
 namespace asc::cli {
 
 int runChart(const QStringList &args)

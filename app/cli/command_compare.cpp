@@ -7,7 +7,6 @@
 #include "commands.h"
 #include "units.h"
 
-
 namespace asc::cli {
 
 int runCompare(const QStringList &args)

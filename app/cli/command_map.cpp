@@ -41,7 +41,8 @@ int runMap(const QStringList &args)
     }
     printLine(QStringLiteral("%1 %2 %3  %4").arg(QStringLiteral("Start"), -18).arg(QStringLiteral("Length"), -18).arg(QStringLiteral("Depth"), -5).arg(QStringLiteral("State")));
     for (const DiskExtent &e : *extents) {
-        QString state = e.data ? (e.compressed ? QStringLiteral("compressed data") : QStringLiteral("data")) : e.zero ? QStringLiteral("zero") : QStringLiteral("?");
+        QString state = e.data ? (e.compressed ? QStringLiteral("compressed data") : QStringLiteral("data")) : e.zero ? QStringLiteral("zero")
+                                                                                                                      : QStringLiteral("?");
         if (!e.present)
             state += QStringLiteral(" (unallocated)");
         if (e.offset)

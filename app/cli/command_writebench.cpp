@@ -36,7 +36,7 @@ int runWriteBench(const QStringList &args)
     parser.addOption({QStringLiteral("strategy"), QStringLiteral("A write strategy (repeatable; default all)."), QStringLiteral("NAME")});
     parser.addOption({QStringLiteral("file-sizes"), QStringLiteral("File sizes: A:B powers of two, or a list (default 1K:1M)."), QStringLiteral("LIST"), QStringLiteral("1K:1M")});
     parser.addOption({QStringLiteral("buffer"), QStringLiteral("N for the -N strategies, or a sweep: A:B powers of two, or a list (default 8K).\n"
-                                                                "A sweep repeats the strategies that use N; stdio-8k and single-write run once."),
+                                                               "A sweep repeats the strategies that use N; stdio-8k and single-write run once."),
                       QStringLiteral("SIZE"), QStringLiteral("8K")});
     parser.addOption({QStringLiteral("runs"), QStringLiteral("Runs per point, medians reported (default 5)."), QStringLiteral("N"), QStringLiteral("5")});
     parser.addOption({QStringLiteral("atomic"), QStringLiteral("Safe replace: temporary file, fsync, rename over the target, fsync the directory.")});
@@ -70,10 +70,14 @@ int runWriteBench(const QStringList &args)
     std::signal(SIGTERM, onWriteInterrupt);
     auto printPoint = [](const WritePoint &point) {
         printLine(QStringLiteral("%1 %2 %3: %4 write calls, %5 bytes to them, device %6 (x%7), %8 ms%9")
-                      .arg(point.strategy, -14).arg(sizeLabel(point.fileSize), 9).arg(QStringLiteral("N=") + sizeLabel(point.buffer), -10)
-                      .arg(point.writeCalls, 6).arg(point.bytesToWriteCalls, 9)
+                      .arg(point.strategy, -14)
+                      .arg(sizeLabel(point.fileSize), 9)
+                      .arg(QStringLiteral("N=") + sizeLabel(point.buffer), -10)
+                      .arg(point.writeCalls, 6)
+                      .arg(point.bytesToWriteCalls, 9)
                       .arg(point.deviceBytes < 0 ? QStringLiteral("n/a") : sizeLabel(uint64_t(point.deviceBytes)))
-                      .arg(point.amplification, 0, 'f', 2).arg(point.meanSeconds * 1000, 0, 'f', 2)
+                      .arg(point.amplification, 0, 'f', 2)
+                      .arg(point.meanSeconds * 1000, 0, 'f', 2)
                       .arg(point.note.isEmpty() ? QString() : QStringLiteral(" (") + point.note + QLatin1Char(')')));
     };
     auto result = runWriteBenchSweep(config, *buffers, cancel, printPoint);
@@ -87,9 +91,7 @@ int runWriteBench(const QStringList &args)
     for (const QString &warning : result->warnings)
         std::fprintf(stderr, "archivescope-cli: warning: %s\n", qPrintable(warning));
     printLine(QString());
-    printLine(QStringLiteral("device bytes from %1 on %2; %3, %4").arg(result->deviceBytesSource, result->filesystem,
-                                                                        config.atomic ? QStringLiteral("atomic replace") : QStringLiteral("in place"),
-                                                                        config.fsync ? QStringLiteral("fsync") : QStringLiteral("no fsync")));
+    printLine(QStringLiteral("device bytes from %1 on %2; %3, %4").arg(result->deviceBytesSource, result->filesystem, config.atomic ? QStringLiteral("atomic replace") : QStringLiteral("in place"), config.fsync ? QStringLiteral("fsync") : QStringLiteral("no fsync")));
     for (const QString &line : writeTable(*result))
         printLine(line);
     if (parser.isSet(QStringLiteral("json"))) {

@@ -3,7 +3,6 @@
 
 #include "backing_question.h"
 #include "io/byte_text.h"
-#include "bench/bench_panel.h"
 #include "main_window.h"
 #include "window_set.h"
 #include "open_measurement.h"
@@ -12,7 +11,6 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QTimer>
 #include <cstdio>
 #include <memory>
 #include <malloc.h>
@@ -40,17 +38,9 @@ int main(int argc, char **argv)
                                QStringLiteral("Open FILE, print time to the first 1000 rows, time to the whole tree and memory per entry as JSON, and quit (for bench/)."),
                                QStringLiteral("FILE"));
     parser.addOption(measure);
-    // For the README's pictures, made by the app itself: run a benchmark on the opened file and
-    // grab the window mid-run and at the end, then quit.
-    QCommandLineOption runBenchmark(QStringLiteral("run-benchmark"), QStringLiteral("Start a benchmark of the opened file (comma-separated strategies)."), QStringLiteral("STRATEGIES"));
-    QCommandLineOption grabMid(QStringLiteral("grab-mid-run"), QStringLiteral("Save a picture of the window during the benchmark."), QStringLiteral("PNG"));
-    QCommandLineOption grabEnd(QStringLiteral("grab-at-end"), QStringLiteral("Save a picture of the window when the benchmark (or loading) ends, then quit."), QStringLiteral("PNG"));
-    QCommandLineOption exportChart(QStringLiteral("export-chart"), QStringLiteral("Export the benchmark chart when it ends."), QStringLiteral("FILE"));
     QCommandLineOption exitAfterOpenOption(QStringLiteral("exit-after-open"), QStringLiteral("Print one line per opened file, then quit."));
-    for (auto *o : {&runBenchmark, &grabMid, &grabEnd, &exportChart, &exitAfterOpenOption}) {
-        o->setFlags(QCommandLineOption::HiddenFromHelp);
-        parser.addOption(*o);
-    }
+    exitAfterOpenOption.setFlags(QCommandLineOption::HiddenFromHelp); // for the package test
+    parser.addOption(exitAfterOpenOption);
     // argv as bytes (not through the locale): a file or entry name need not be UTF-8.
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
@@ -85,35 +75,5 @@ int main(int argc, char **argv)
             return 0;
     }
     windows.openFiles(files, &window);
-    if (parser.isSet(runBenchmark)) {
-        auto *panel = window.benchPanel();
-        panel->setStrategies(parser.value(runBenchmark).split(QLatin1Char(',')));
-        panel->setRuns(3, 1);
-        QObject::connect(&window, &asc::ui::MainWindow::opened, panel, [panel](const QString &, bool ok) {
-            if (ok)
-                QTimer::singleShot(300, panel, &asc::ui::BenchPanel::run);
-        }, Qt::SingleShotConnection);
-        if (parser.isSet(grabMid)) {
-            const QString path = parser.value(grabMid);
-            QTimer::singleShot(2500, &window, [&window, path] { window.grab().save(path); });
-        }
-        QObject::connect(panel, &asc::ui::BenchPanel::runFinished, &window, [&, panel](bool) {
-            QTimer::singleShot(300, &window, [&, panel] {
-                if (parser.isSet(exportChart))
-                    (void)panel->exportChart(parser.value(exportChart));
-                if (parser.isSet(grabEnd)) {
-                    window.grab().save(parser.value(grabEnd));
-                    QApplication::quit();
-                }
-            });
-        });
-    } else if (parser.isSet(grabEnd)) {
-        QObject::connect(&window, &asc::ui::MainWindow::listingFinished, &window, [&] {
-            QTimer::singleShot(500, &window, [&] {
-                window.grab().save(parser.value(grabEnd));
-                QApplication::quit();
-            });
-        });
-    }
     return app.exec();
 }

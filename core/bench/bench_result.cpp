@@ -155,10 +155,20 @@ QByteArray toCsv(const BenchResult &result)
         QString note = p.note;
         note.replace(QLatin1Char('"'), QStringLiteral("\"\""));
         csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,\"%14\"\n")
-                   .arg(p.strategy).arg(p.buffer).arg(cacheModeName(p.cache)).arg(p.pass).arg(p.runs.size())
-                   .arg(p.mibps.mean, 0, 'f', 2).arg(p.mibps.sd, 0, 'f', 2).arg(p.mibps.median, 0, 'f', 2)
-                   .arg(p.mibps.min, 0, 'f', 2).arg(p.mibps.max, 0, 'f', 2).arg(p.medianSyscalls(), 0, 'f', 0)
-                   .arg(user / n, 0, 'f', 4).arg(sys / n, 0, 'f', 4).arg(note)
+                   .arg(p.strategy)
+                   .arg(p.buffer)
+                   .arg(cacheModeName(p.cache))
+                   .arg(p.pass)
+                   .arg(p.runs.size())
+                   .arg(p.mibps.mean, 0, 'f', 2)
+                   .arg(p.mibps.sd, 0, 'f', 2)
+                   .arg(p.mibps.median, 0, 'f', 2)
+                   .arg(p.mibps.min, 0, 'f', 2)
+                   .arg(p.mibps.max, 0, 'f', 2)
+                   .arg(p.medianSyscalls(), 0, 'f', 0)
+                   .arg(user / n, 0, 'f', 4)
+                   .arg(sys / n, 0, 'f', 4)
+                   .arg(note)
                    .toUtf8();
     }
     return csv;

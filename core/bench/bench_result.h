@@ -13,13 +13,14 @@
 
 namespace asc {
 
-enum class CacheMode { Warm, Cold };
+enum class CacheMode { Warm,
+                       Cold };
 QString cacheModeName(CacheMode mode);
 
 struct BenchConfig {
     QString spec;
-    QStringList strategies;          // names; empty = every applicable strategy
-    std::vector<uint64_t> buffers;   // bytes
+    QStringList strategies; // names; empty = every applicable strategy
+    std::vector<uint64_t> buffers; // bytes
     int runs = 5;
     int warmup = 1;
     CacheMode cache = CacheMode::Warm;
@@ -28,13 +29,13 @@ struct BenchConfig {
 };
 
 struct Sample {
-    double seconds = 0;       // wall, steady clock
+    double seconds = 0; // wall, steady clock
     uint64_t bytes = 0;
-    double user = 0;          // CPU seconds (getrusage, whole process)
+    double user = 0; // CPU seconds (getrusage, whole process)
     double sys = 0;
-    uint64_t syscalls = 0;    // read calls the strategy made
-    int64_t readBytes = -1;   // /proc/self/io read_bytes delta (bytes fetched from storage); -1 unknown
-    int64_t rchar = -1;       // /proc/self/io rchar delta
+    uint64_t syscalls = 0; // read calls the strategy made
+    int64_t readBytes = -1; // /proc/self/io read_bytes delta (bytes fetched from storage); -1 unknown
+    int64_t rchar = -1; // /proc/self/io rchar delta
 };
 
 struct BenchPoint {
@@ -43,8 +44,8 @@ struct BenchPoint {
     CacheMode cache = CacheMode::Warm;
     int pass = 1;
     std::vector<Sample> runs;
-    Summary mibps;            // MiB/s = bytes / 2^20 / seconds, over runs
-    QString note;             // e.g. a fallback the strategy took, or an unverified cache eviction
+    Summary mibps; // MiB/s = bytes / 2^20 / seconds, over runs
+    QString note; // e.g. a fallback the strategy took, or an unverified cache eviction
 
     double medianSyscalls() const;
 };

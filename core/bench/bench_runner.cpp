@@ -81,7 +81,7 @@ static double seconds(const timeval &tv)
 
 static Result<Sample> measure(const ReadStrategy &strategy, const ReadTarget &target, size_t buffer, const CancelFlag &cancel)
 {
-    rusage before {}, after {};
+    rusage before{}, after{};
     const auto ioBefore = readProcIo();
     getrusage(RUSAGE_SELF, &before);
     const auto start = std::chrono::steady_clock::now();
@@ -148,12 +148,7 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
                     if (cancel.isCancelled())
                         return Error::cancelled();
                     if (callbacks.progress)
-                        callbacks.progress(done, total, QStringLiteral("%1 %2, %3 %4 of %5, pass %6")
-                                                             .arg(strategy.name(), sizeLabel(buffer),
-                                                                  run < config.warmup ? QStringLiteral("warm-up") : QStringLiteral("run"))
-                                                             .arg(run < config.warmup ? run + 1 : run - config.warmup + 1)
-                                                             .arg(run < config.warmup ? config.warmup : config.runs)
-                                                             .arg(pass));
+                        callbacks.progress(done, total, QStringLiteral("%1 %2, %3 %4 of %5, pass %6").arg(strategy.name(), sizeLabel(buffer), run < config.warmup ? QStringLiteral("warm-up") : QStringLiteral("run")).arg(run < config.warmup ? run + 1 : run - config.warmup + 1).arg(run < config.warmup ? config.warmup : config.runs).arg(pass));
                     if (config.cache == CacheMode::Cold) {
                         auto evicted = evictFromPageCache(opened.cachePath);
                         if (!evicted)

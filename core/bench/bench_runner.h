@@ -12,7 +12,7 @@
 namespace asc {
 
 struct BenchCallbacks {
-    std::function<void(const BenchPoint &)> point;                          // a point is complete
+    std::function<void(const BenchPoint &)> point; // a point is complete
     std::function<void(int done, int total, const QString &what)> progress; // before each run
 };
 

@@ -12,10 +12,10 @@ struct PointComparison {
     uint64_t buffer = 0;
     CacheMode cache = CacheMode::Warm;
     int pass = 1;
-    Ratio ratio;          // B / A
+    Ratio ratio; // B / A
     WelchTest test;
     bool significant = false; // p < alpha
-    QString verdict;      // "B is 1.18 ± 0.09 times faster than A" or "no difference"
+    QString verdict; // "B is 1.18 ± 0.09 times faster than A" or "no difference"
 };
 
 std::vector<PointComparison> comparePoints(const BenchResult &a, const BenchResult &b, double alpha = 0.05);

@@ -49,7 +49,7 @@ QString filesystemOf(const QString &path)
 
 QJsonObject machineInfo(const QString &targetPath)
 {
-    utsname u {};
+    utsname u{};
     uname(&u);
     QJsonObject m;
     m[QStringLiteral("cpu")] = cpuModel();

@@ -15,12 +15,18 @@ std::optional<ProcIo> readProcIo(ProcIoScope scope)
     char key[32];
     unsigned long long value = 0;
     while (std::fscanf(f, "%31[^:]: %llu\n", key, &value) == 2) {
-        if (!std::strcmp(key, "rchar")) io.rchar = value;
-        else if (!std::strcmp(key, "wchar")) io.wchar = value;
-        else if (!std::strcmp(key, "syscr")) io.syscr = value;
-        else if (!std::strcmp(key, "syscw")) io.syscw = value;
-        else if (!std::strcmp(key, "read_bytes")) io.readBytes = value;
-        else if (!std::strcmp(key, "write_bytes")) io.writeBytes = value;
+        if (!std::strcmp(key, "rchar"))
+            io.rchar = value;
+        else if (!std::strcmp(key, "wchar"))
+            io.wchar = value;
+        else if (!std::strcmp(key, "syscr"))
+            io.syscr = value;
+        else if (!std::strcmp(key, "syscw"))
+            io.syscw = value;
+        else if (!std::strcmp(key, "read_bytes"))
+            io.readBytes = value;
+        else if (!std::strcmp(key, "write_bytes"))
+            io.writeBytes = value;
     }
     std::fclose(f);
     return io;

@@ -9,15 +9,16 @@
 namespace asc {
 
 struct ProcIo {
-    uint64_t rchar = 0;       // bytes passed through read-type calls
+    uint64_t rchar = 0; // bytes passed through read-type calls
     uint64_t wchar = 0;
-    uint64_t syscr = 0;       // read-type system calls
+    uint64_t syscr = 0; // read-type system calls
     uint64_t syscw = 0;
-    uint64_t readBytes = 0;   // bytes the storage layer fetched
-    uint64_t writeBytes = 0;  // bytes sent to the storage layer
+    uint64_t readBytes = 0; // bytes the storage layer fetched
+    uint64_t writeBytes = 0; // bytes sent to the storage layer
 };
 
-enum class ProcIoScope { Process, Thread };
+enum class ProcIoScope { Process,
+                         Thread };
 // Empty where /proc has no io file (containers without it, other kernels).
 std::optional<ProcIo> readProcIo(ProcIoScope scope = ProcIoScope::Process);
 

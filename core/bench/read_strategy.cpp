@@ -12,14 +12,26 @@ namespace asc {
 const std::vector<StrategyPtr> &readStrategies()
 {
     static const std::vector<StrategyPtr> all = {
-        makeReadStrategy(),         makePreadStrategy(),         makeMmapStrategy(),
-        makeStdioStrategy(),        makeStdioDefaultStrategy(),  makeQFileStrategy(),
-        makeDirectStrategy(),       makeFadviseStrategy(),       makeSourceStrategy(),
-        makeAsyncStrategy(1),       makeAsyncStrategy(4),        makeAsyncStrategy(16),
-        makeFramedStrategy(false),  makeFramedStrategy(true),
-        makePxarDecoderStrategy(false), makePxarDecoderStrategy(true),
-        makePxarAccessorStrategy(false), makePxarAccessorStrategy(true),
-        makeCopyStrategy(false),    makeCopyStrategy(true),
+        makeReadStrategy(),
+        makePreadStrategy(),
+        makeMmapStrategy(),
+        makeStdioStrategy(),
+        makeStdioDefaultStrategy(),
+        makeQFileStrategy(),
+        makeDirectStrategy(),
+        makeFadviseStrategy(),
+        makeSourceStrategy(),
+        makeAsyncStrategy(1),
+        makeAsyncStrategy(4),
+        makeAsyncStrategy(16),
+        makeFramedStrategy(false),
+        makeFramedStrategy(true),
+        makePxarDecoderStrategy(false),
+        makePxarDecoderStrategy(true),
+        makePxarAccessorStrategy(false),
+        makePxarAccessorStrategy(true),
+        makeCopyStrategy(false),
+        makeCopyStrategy(true),
     };
     return all;
 }

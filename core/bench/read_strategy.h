@@ -16,15 +16,15 @@ namespace asc {
 
 struct ReadTarget {
     QString spec;
-    SourcePtr source;  // the bytes to read (a file, an entry, a virtual disk, a partition)
-    QString filePath;  // set when the target is a plain file: strategies that need a path use it
+    SourcePtr source; // the bytes to read (a file, an entry, a virtual disk, a partition)
+    QString filePath; // set when the target is a plain file: strategies that need a path use it
     QString outputDir; // where copy strategies may write (bench --output-dir)
 };
 
 struct ReadOutcome {
-    uint64_t bytes = 0;     // bytes delivered
-    uint64_t syscalls = 0;  // read-type system calls (or io_uring submissions) made for the data
-    QString note;           // e.g. "O_DIRECT refused by filesystem: fell back to buffered"
+    uint64_t bytes = 0; // bytes delivered
+    uint64_t syscalls = 0; // read-type system calls (or io_uring submissions) made for the data
+    QString note; // e.g. "O_DIRECT refused by filesystem: fell back to buffered"
 };
 
 // Receives each piece read, in order; used for checksums in tests. May be empty.

@@ -52,10 +52,12 @@ static double incompleteBeta(double a, double b, double x)
         else
             numerator = -((a + m) * (a + b + m) * x) / ((a + 2.0 * m) * (a + 2.0 * m + 1));
         d = 1 + numerator * d;
-        if (std::fabs(d) < tiny) d = tiny;
+        if (std::fabs(d) < tiny)
+            d = tiny;
         d = 1 / d;
         c = 1 + numerator / c;
-        if (std::fabs(c) < tiny) c = tiny;
+        if (std::fabs(c) < tiny)
+            c = tiny;
         const double cd = c * d;
         f *= cd;
         if (std::fabs(1 - cd) < 1e-12)

@@ -24,7 +24,7 @@ inline constexpr size_t kProbeBytes = 64 * 1024;
 inline constexpr int kConclusiveScore = 90;
 
 struct Format {
-    QString name;        // as `formats` prints it
+    QString name; // as `formats` prints it
     QString description; // one line
     QStringList mimeTypes;
     // File name suffixes without the dot ("tgz", "qcow2"): the Open dialog's filter and the tree's

@@ -9,7 +9,8 @@
 namespace asc {
 
 AsyncReader::AsyncReader(SourcePtr source, const AsyncOptions &options)
-    : source_(std::move(source)), options_(options)
+    : source_(std::move(source)),
+      options_(options)
 {
     const int depth = std::max(1, options_.queueDepth);
     slots_.resize(size_t(depth));

@@ -15,14 +15,16 @@
 
 namespace asc {
 
-enum class AsyncBackend { Auto, IoUring, ThreadPool };
+enum class AsyncBackend { Auto,
+                          IoUring,
+                          ThreadPool };
 
 // Thresholds of useOtherCore() and AsyncOptions::offloadReads (see useOtherCore).
 constexpr size_t kPolledReadsBelow = 64 * 1024;
 constexpr size_t kOffloadedReadsFrom = 1024 * 1024;
 
 struct AsyncOptions {
-    int queueDepth = 4;                      // reads kept in flight at most
+    int queueDepth = 4; // reads kept in flight at most
     AsyncBackend backend = AsyncBackend::Auto;
     // io_uring only. A kernel thread takes submissions and does the (page-cache) reads on another
     // core while the owner works, and the owner polls briefly for completions before sleeping:

@@ -7,7 +7,10 @@
 namespace asc {
 
 BufferedStream::BufferedStream(SourcePtr source, size_t capacity, uint64_t start)
-    : source_(std::move(source)), capacity_(capacity), buffer_(capacity), position_(start)
+    : source_(std::move(source)),
+      capacity_(capacity),
+      buffer_(capacity),
+      position_(start)
 {
 }
 

@@ -19,12 +19,18 @@ bool isValidUtf8(const QByteArray &bytes);
 QString bytesToText(const QByteArray &bytes);
 QByteArray textToBytes(const QString &text);
 // A path for open(2) and friends: textToBytes of a path string.
-inline QByteArray nativePath(const QString &path) { return textToBytes(path); }
+inline QByteArray nativePath(const QString &path)
+{
+    return textToBytes(path);
+}
 
 // One line of terminal text: valid UTF-8 printable as is; bytes outside it and control
 // characters as \xNN; a backslash as \\ (CLI.md, plain `ls`).
 QByteArray escapeForTerminal(const QByteArray &bytes);
 // The same for text that may carry escaped bytes (error messages naming a SPEC).
-inline QByteArray escapeForTerminal(const QString &text) { return escapeForTerminal(textToBytes(text)); }
+inline QByteArray escapeForTerminal(const QString &text)
+{
+    return escapeForTerminal(textToBytes(text));
+}
 
 } // namespace asc

@@ -6,13 +6,18 @@ namespace asc {
 static thread_local CancelScope *innermost = nullptr;
 static thread_local const std::function<bool()> *innermostTest = nullptr;
 
-CancelScope::CancelScope(std::function<bool()> stopped) : stopped_(std::move(stopped)), outer_(innermost)
+CancelScope::CancelScope(std::function<bool()> stopped)
+    : stopped_(std::move(stopped)),
+      outer_(innermost)
 {
     innermost = this;
     innermostTest = &stopped_;
 }
 
-CancelScope::CancelScope(const CancelFlag &flag) : CancelScope([flag] { return flag.isCancelled(); }) {}
+CancelScope::CancelScope(const CancelFlag &flag)
+    : CancelScope([flag] { return flag.isCancelled(); })
+{
+}
 
 CancelScope::~CancelScope()
 {

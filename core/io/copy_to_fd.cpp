@@ -21,8 +21,8 @@ namespace {
 
 constexpr size_t kChunk = 1 << 20;
 constexpr size_t kKernelChunk = 64 << 20;
-constexpr uint64_t kSegment = 32ULL << 20;  // work unit of the parallel file copy
-constexpr uint64_t kMinHole = 4096;         // shorter zero runs are written, not skipped
+constexpr uint64_t kSegment = 32ULL << 20; // work unit of the parallel file copy
+constexpr uint64_t kMinHole = 4096; // shorter zero runs are written, not skipped
 
 Result<size_t> writeAll(int fd, const char *data, size_t size, std::optional<uint64_t> at, const QString &fdName)
 {
@@ -175,7 +175,6 @@ Result<size_t> writeSparse(int fd, const char *data, size_t size, uint64_t at, c
     }
     return done;
 }
-
 
 Result<CopyOutcome> copyToFd(const ByteSource &source, int fd, const QString &fdName, const CancelFlag &cancel)
 {

@@ -10,7 +10,8 @@ namespace asc {
 
 class CountingSource final : public ByteSource {
 public:
-    explicit CountingSource(SourcePtr inner) : inner_(std::move(inner)) {}
+    explicit CountingSource(SourcePtr inner)
+        : inner_(std::move(inner)) {}
 
     uint64_t size() const override { return inner_->size(); }
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override

@@ -9,22 +9,22 @@
 namespace asc {
 
 enum class ErrorKind {
-    System,      // a system call failed (errnum is set)
-    Format,      // the input is not what its format says
+    System, // a system call failed (errnum is set)
+    Format, // the input is not what its format says
     Unsupported, // valid input using something we refuse (encryption, ...)
-    NotFound,    // a path inside a container does not exist
-    Limit,       // a configured safety limit was hit
-    Cancelled,   // the caller asked to stop
-    Usage,       // the caller passed something meaningless
+    NotFound, // a path inside a container does not exist
+    Limit, // a configured safety limit was hit
+    Cancelled, // the caller asked to stop
+    Usage, // the caller passed something meaningless
 };
 
 struct Error {
     ErrorKind kind = ErrorKind::Format;
-    QString file;                   // the file or SPEC being read
+    QString file; // the file or SPEC being read
     std::optional<uint64_t> offset; // byte offset in `file` where the problem is
-    QString operation;              // e.g. "open", "read", "parse qcow2 header"
-    int errnum = 0;                 // errno for ErrorKind::System
-    QString message;                // what is wrong, in words
+    QString operation; // e.g. "open", "read", "parse qcow2 header"
+    int errnum = 0; // errno for ErrorKind::System
+    QString message; // what is wrong, in words
 
     // "FILE: offset N: message" — the CLI prefixes its own name.
     QString toString() const;

@@ -44,7 +44,9 @@ Result<std::shared_ptr<FileSource>> FileSource::open(const QString &path)
 }
 
 FileSource::FileSource(QString path, int fd, uint64_t size)
-    : path_(std::move(path)), fd_(fd), size_(size)
+    : path_(std::move(path)),
+      fd_(fd),
+      size_(size)
 {
 }
 

@@ -6,7 +6,8 @@
 namespace asc {
 
 MemorySource::MemorySource(QByteArray bytes, QString name)
-    : bytes_(std::move(bytes)), name_(std::move(name))
+    : bytes_(std::move(bytes)),
+      name_(std::move(name))
 {
 }
 

@@ -41,7 +41,9 @@ Result<std::shared_ptr<MmapSource>> MmapSource::open(const QString &path)
 }
 
 MmapSource::MmapSource(QString path, const char *data, uint64_t size)
-    : path_(std::move(path)), data_(data), size_(size)
+    : path_(std::move(path)),
+      data_(data),
+      size_(size)
 {
 }
 

@@ -6,7 +6,8 @@
 namespace asc {
 
 SliceSource::SliceSource(SourcePtr parent, uint64_t start, uint64_t length, QString name)
-    : parent_(std::move(parent)), name_(std::move(name))
+    : parent_(std::move(parent)),
+      name_(std::move(name))
 {
     const uint64_t parentSize = parent_->size();
     start_ = std::min(start, parentSize);

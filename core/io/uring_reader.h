@@ -34,10 +34,10 @@ private:
     int pollCompletion(io_uring_cqe **cqe);
 
     io_uring ring_{};
-    int registeredFd_ = -1;         // the source's file, registered as fixed file 0
-    int submitted_ = 0;             // operations queued or with the kernel, not yet completed
-    int unsubmitted_ = 0;           // queued in the SQ ring, not yet handed to the kernel
-    std::deque<Completion> ready_;  // finished without the kernel (end of source, non-file ranges)
+    int registeredFd_ = -1; // the source's file, registered as fixed file 0
+    int submitted_ = 0; // operations queued or with the kernel, not yet completed
+    int unsubmitted_ = 0; // queued in the SQ ring, not yet handed to the kernel
+    std::deque<Completion> ready_; // finished without the kernel (end of source, non-file ranges)
 };
 
 } // namespace asc

@@ -16,15 +16,15 @@ namespace asc {
 
 struct Inspection {
     QString spec;
-    bool directory = false;             // a folder inside a container
-    uint64_t size = 0;                  // of the file or entry (a disk image: the image file)
-    QString formatName;                 // "tar", "zip", "gpt", ...; "directory"; "data" when nothing claims it
-    QJsonObject formatInfo;             // the container's facts (Container::info), when it is one
-    QJsonObject imageInfo;              // a disk image's header, features, snapshots, backing chain
+    bool directory = false; // a folder inside a container
+    uint64_t size = 0; // of the file or entry (a disk image: the image file)
+    QString formatName; // "tar", "zip", "gpt", ...; "directory"; "data" when nothing claims it
+    QJsonObject formatInfo; // the container's facts (Container::info), when it is one
+    QJsonObject imageInfo; // a disk image's header, features, snapshots, backing chain
     std::vector<DiskExtent> allocation; // a disk image's map, when asked for
-    QByteArray head;                    // the first bytes, when asked for
-    std::optional<Error> openError;     // probed as a container but could not be opened
-    std::vector<Error> problems;        // reported on the way (an outer archive's damaged header, ...)
+    QByteArray head; // the first bytes, when asked for
+    std::optional<Error> openError; // probed as a container but could not be opened
+    std::vector<Error> problems; // reported on the way (an outer archive's damaged header, ...)
 
     bool isContainer() const { return !formatInfo.isEmpty(); }
     // What `info --json` prints (shared/CLI.md): a disk image's header with what its disk holds
@@ -33,7 +33,7 @@ struct Inspection {
 };
 
 struct InspectOptions {
-    size_t headBytes = 0;   // how much of the start to keep in `head`
+    size_t headBytes = 0; // how much of the start to keep in `head`
     bool allocation = false; // a disk image's whole map (reads its tables)
 };
 

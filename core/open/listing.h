@@ -16,7 +16,7 @@ namespace asc {
 struct ListingBatch {
     std::vector<Entry> entries;
     std::vector<Error> problems; // reported while reading these (a damaged header skipped, ...)
-    std::optional<Error> error;  // set on the last batch when listing failed
+    std::optional<Error> error; // set on the last batch when listing failed
 };
 
 QFuture<ListingBatch> listAsync(ContainerPtr container);

@@ -12,19 +12,19 @@
 namespace asc {
 
 struct SpecParts {
-    QString file;              // the path on the real filesystem
-    QList<QByteArray> inner;   // each nested path, normalised
+    QString file; // the path on the real filesystem
+    QList<QByteArray> inner; // each nested path, normalised
 };
 // Splits at "!/" — unless the whole SPEC names an existing file (names may contain "!/").
 SpecParts splitSpec(const QString &spec);
 
 struct Location {
     QString spec;
-    SourcePtr source;            // the bytes here (a disk image's virtual disk); null for a directory
-    SourcePtr raw;               // the bytes before disk images were unwrapped (the image file itself)
-    ContainerPtr parent;         // the container holding `entry`; null for the outer file
-    std::optional<Entry> entry;  // this location's entry inside `parent`
-    QByteArray directory;        // when this names a directory inside `parent`: its path ("" = root)
+    SourcePtr source; // the bytes here (a disk image's virtual disk); null for a directory
+    SourcePtr raw; // the bytes before disk images were unwrapped (the image file itself)
+    ContainerPtr parent; // the container holding `entry`; null for the outer file
+    std::optional<Entry> entry; // this location's entry inside `parent`
+    QByteArray directory; // when this names a directory inside `parent`: its path ("" = root)
     bool isDirectory() const { return !source; }
 };
 

@@ -6,7 +6,10 @@
 
 namespace asc {
 
-TreeLoader::TreeLoader(QObject *parent) : QObject(parent) {}
+TreeLoader::TreeLoader(QObject *parent)
+    : QObject(parent)
+{
+}
 
 TreeLoader::~TreeLoader()
 {

@@ -68,7 +68,7 @@ public:
 Q_SIGNALS:
     void entriesAdded(int32_t layer);
     void revealStep(int32_t node); // the view should expand this folder on the way to `reveal`
-    void revealed(int32_t node);   // the folder given to load() is in the tree
+    void revealed(int32_t node); // the folder given to load() is in the tree
     void problemsReported(const std::vector<Error> &problems);
     void failed(const QString &context, const Error &error);
     void busyChanged();
@@ -90,8 +90,8 @@ private:
     EntryTree tree_;
     Observer observer_;
     QList<QFutureWatcher<ListingBatch> *> listings_;
-    QSet<int32_t> started_;  // expansion asked (listing or opening started)
-    QSet<int32_t> done_;     // listed completely
+    QSet<int32_t> started_; // expansion asked (listing or opening started)
+    QSet<int32_t> done_; // listed completely
     QSet<int32_t> failed_;
     QSet<int32_t> wholeLayers_; // layers read folder by folder whose rest is read (or being read)
     QHash<int32_t, QSet<int32_t>> claimed_; // per layer: folders whose children its rest listing brings

@@ -43,9 +43,12 @@ QString permissionText(EntryType type, uint32_t mode)
     for (int i = 0; i < 9; ++i)
         if (mode & (0400u >> i))
             text[i + 1] = QLatin1Char(rwx[i]);
-    if (mode & 04000) text[3] = (mode & 0100) ? QLatin1Char('s') : QLatin1Char('S');
-    if (mode & 02000) text[6] = (mode & 0010) ? QLatin1Char('s') : QLatin1Char('S');
-    if (mode & 01000) text[9] = (mode & 0001) ? QLatin1Char('t') : QLatin1Char('T');
+    if (mode & 04000)
+        text[3] = (mode & 0100) ? QLatin1Char('s') : QLatin1Char('S');
+    if (mode & 02000)
+        text[6] = (mode & 0010) ? QLatin1Char('s') : QLatin1Char('S');
+    if (mode & 01000)
+        text[9] = (mode & 0001) ? QLatin1Char('t') : QLatin1Char('T');
     return text;
 }
 

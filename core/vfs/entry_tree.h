@@ -21,7 +21,7 @@ public:
 
     struct Layer {
         ContainerPtr container;
-        QString spec;             // SPEC of the container's bytes ("a.iso", "a.iso!/b.zip")
+        QString spec; // SPEC of the container's bytes ("a.iso", "a.iso!/b.zip")
         int32_t rootNode = kRoot; // node the layer's entries hang under
         QHash<QByteArray, int32_t> directories;
     };
@@ -79,7 +79,10 @@ public:
     QString spec(int32_t node) const;
 
 private:
-    enum Flags : uint8_t { kSynthesized = 1, kEncrypted = 2, kHasMtime = 4, kUnsafePath = 8 };
+    enum Flags : uint8_t { kSynthesized = 1,
+                           kEncrypted = 2,
+                           kHasMtime = 4,
+                           kUnsafePath = 8 };
     struct Node {
         int32_t parent = -1;
         int32_t row = 0; // index in the parent's children
@@ -87,7 +90,7 @@ private:
         std::unique_ptr<std::vector<int32_t>> children; // only for nodes that have any
     };
     struct Record {
-        const char *path = "";   // in pathArena_: no per-string allocation overhead
+        const char *path = ""; // in pathArena_: no per-string allocation overhead
         uint32_t pathLength = 0;
         uint64_t size = 0;
         uint64_t dataOffset = kUnknown;
@@ -120,7 +123,7 @@ private:
     uint16_t intern(const QByteArray &name);
     const char *keepPath(const QByteArray &path);
 
-    std::deque<Node> nodes_;      // deque: no doubling slack for a million entries
+    std::deque<Node> nodes_; // deque: no doubling slack for a million entries
     std::deque<Record> records_;
     std::vector<std::unique_ptr<char[]>> pathArena_; // fixed-size chunks, never moved
     size_t arenaUsed_ = 0;

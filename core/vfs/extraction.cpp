@@ -23,11 +23,23 @@ constexpr size_t kChunk = 1 << 20;
 
 class Fd {
 public:
-    explicit Fd(int fd = -1) : fd_(fd) {}
+    explicit Fd(int fd = -1)
+        : fd_(fd) {}
     ~Fd() { reset(); }
-    Fd(Fd &&other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-    Fd &operator=(Fd &&other) noexcept { reset(); fd_ = std::exchange(other.fd_, -1); return *this; }
-    void reset() { if (fd_ >= 0) ::close(fd_); fd_ = -1; }
+    Fd(Fd &&other) noexcept
+        : fd_(std::exchange(other.fd_, -1)) {}
+    Fd &operator=(Fd &&other) noexcept
+    {
+        reset();
+        fd_ = std::exchange(other.fd_, -1);
+        return *this;
+    }
+    void reset()
+    {
+        if (fd_ >= 0)
+            ::close(fd_);
+        fd_ = -1;
+    }
     int get() const { return fd_; }
     explicit operator bool() const { return fd_ >= 0; }
 
@@ -52,10 +64,16 @@ mode_t processUmask()
     return mask;
 }
 
-QString errnoText(int err) { return QString::fromLocal8Bit(strerror(err)); }
+QString errnoText(int err)
+{
+    return QString::fromLocal8Bit(strerror(err));
+}
 
 // The refusal for a name already taken, whether seen before writing or by the rename.
-QString existsText() { return QStringLiteral("exists (use --overwrite to replace it)"); }
+QString existsText()
+{
+    return QStringLiteral("exists (use --overwrite to replace it)");
+}
 
 // An open directory shared by the entries extracted into it (and by their pending renames).
 using DirFd = std::shared_ptr<const Fd>;
@@ -65,8 +83,8 @@ struct PendingFile {
     DirFd parent;
     QByteArray temp;
     QByteArray name;
-    QByteArray path;     // the member's path (what reports name)
-    QByteArray written;  // the path it goes to (differs for "keep both")
+    QByteArray path; // the member's path (what reports name)
+    QByteArray written; // the path it goes to (differs for "keep both")
     uint64_t bytes = 0;
     bool replace = false; // the name may be taken: overwrite it
 };
@@ -88,7 +106,11 @@ class Extractor {
 public:
     Extractor(Container &container, const QString &directory, const ExtractOptions &options,
               const CancelFlag &cancel, const std::function<void(uint64_t)> &progress)
-        : container_(container), directory_(directory), options_(options), cancel_(cancel), progress_(progress)
+        : container_(container),
+          directory_(directory),
+          options_(options),
+          cancel_(cancel),
+          progress_(progress)
     {
     }
 
@@ -267,16 +289,19 @@ public:
             if (options_.maxBytes && total > options_.maxBytes) {
                 discard();
                 report_.stopped = Error::make(ErrorKind::Limit, directory_,
-                    QStringLiteral("stopped at '%1': extraction would write more than %2 bytes; raise the limit with --max-bytes SIZE (0 = no limit)")
-                        .arg(bytesToText(entry.path)).arg(options_.maxBytes));
+                                              QStringLiteral("stopped at '%1': extraction would write more than %2 bytes; raise the limit with --max-bytes SIZE (0 = no limit)")
+                                                  .arg(bytesToText(entry.path))
+                                                  .arg(options_.maxBytes));
                 return false;
             }
             if (options_.maxRatio > 0 && total > options_.ratioGrace && double(total) / double(containerBytes) > options_.maxRatio) {
                 discard();
                 report_.stopped = Error::make(ErrorKind::Limit, directory_,
-                    QStringLiteral("stopped at '%1': output exceeds %2 times the archive's size (%3 bytes), which looks like a decompression bomb; "
-                                   "raise the limit with --max-ratio N (0 = no limit)")
-                        .arg(bytesToText(entry.path)).arg(options_.maxRatio).arg(containerBytes));
+                                              QStringLiteral("stopped at '%1': output exceeds %2 times the archive's size (%3 bytes), which looks like a decompression bomb; "
+                                                             "raise the limit with --max-ratio N (0 = no limit)")
+                                                  .arg(bytesToText(entry.path))
+                                                  .arg(options_.maxRatio)
+                                                  .arg(containerBytes));
                 return false;
             }
             // Zero blocks stay holes: sparse members (and long runs of zeros) take no space.
@@ -533,13 +558,13 @@ private:
     std::vector<PendingDirectory> directories_;
     std::vector<PendingFile> pending_;
     uint64_t pendingBytes_ = 0;
-    uint64_t writtenBytes_ = 0;                   // bytes written so far (limits, progress)
-    QHash<QByteArray, QByteArray> targetOf_;      // member path -> the path this extraction wrote it to
-    QSet<QByteArray> links_;                      // paths this extraction made links
-    QSet<QByteArray> claimed_;                    // names taken by pending renames (keep both)
+    uint64_t writtenBytes_ = 0; // bytes written so far (limits, progress)
+    QHash<QByteArray, QByteArray> targetOf_; // member path -> the path this extraction wrote it to
+    QSet<QByteArray> links_; // paths this extraction made links
+    QSet<QByteArray> claimed_; // names taken by pending renames (keep both)
     std::unordered_map<QByteArray, uint64_t> inPlace_; // files in place: path -> their bytes
     std::optional<ExistingPolicy> answerForAll_;
-    DirFd lastParent_;        // the directory openParent opened last, and its path ("a/b/")
+    DirFd lastParent_; // the directory openParent opened last, and its path ("a/b/")
     QByteArray lastParentKey_;
 };
 

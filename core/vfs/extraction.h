@@ -20,11 +20,11 @@ namespace asc {
 
 // What to do with a name that was there before the extraction.
 enum class ExistingPolicy {
-    Refuse,    // keep it, report the member as refused (the CLI's default)
+    Refuse, // keep it, report the member as refused (the CLI's default)
     Overwrite, // replace it (never a directory)
-    Skip,      // keep it, count the member as skipped
-    KeepBoth,  // write the member under a free name: "name (2).ext"
-    Ask,       // call ExtractOptions::ask
+    Skip, // keep it, count the member as skipped
+    KeepBoth, // write the member under a free name: "name (2).ext"
+    Ask, // call ExtractOptions::ask
 };
 
 struct ExtractOptions {
@@ -32,8 +32,8 @@ struct ExtractOptions {
     // For Ask: called on the extracting thread for each existing name; returns the choice for it
     // (anything but Ask). Setting *applyToAll makes that the answer for the rest.
     std::function<ExistingPolicy(const QByteArray &path, bool *applyToAll)> ask;
-    uint64_t maxBytes = 64ULL << 30;  // total bytes written; 0 = no limit
-    double maxRatio = 200.0;          // bytes written / container bytes; 0 = no limit
+    uint64_t maxBytes = 64ULL << 30; // total bytes written; 0 = no limit
+    double maxRatio = 200.0; // bytes written / container bytes; 0 = no limit
     uint64_t ratioGrace = 64ULL << 20; // the ratio only counts past this many bytes
 };
 
@@ -43,12 +43,12 @@ struct ExtractRefusal {
 };
 
 struct ExtractReport {
-    uint64_t files = 0;       // files now in place (counted once per name written)
+    uint64_t files = 0; // files now in place (counted once per name written)
     uint64_t directories = 0;
     uint64_t links = 0;
-    uint64_t bytes = 0;       // bytes of the files in place (never of refused or replaced members)
-    uint64_t skipped = 0;     // members kept out by ExistingPolicy::Skip
-    uint64_t replaced = 0;    // earlier members of this extraction replaced by a later one
+    uint64_t bytes = 0; // bytes of the files in place (never of refused or replaced members)
+    uint64_t skipped = 0; // members kept out by ExistingPolicy::Skip
+    uint64_t replaced = 0; // earlier members of this extraction replaced by a later one
     std::vector<ExtractRefusal> refused;
     std::optional<Error> stopped; // a limit or cancel ended extraction early
 };

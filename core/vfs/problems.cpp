@@ -38,7 +38,9 @@ void setDefaultProblemHandler(ProblemHandler handler)
     defaultHandler() = std::move(handler);
 }
 
-ProblemScope::ProblemScope(ProblemHandler handler) : handler_(std::move(handler)), outer_(tCurrent)
+ProblemScope::ProblemScope(ProblemHandler handler)
+    : handler_(std::move(handler)),
+      outer_(tCurrent)
 {
     tCurrent = this;
     tHandler = &handler_;

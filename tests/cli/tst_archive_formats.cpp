@@ -19,7 +19,13 @@ using namespace asc;
 namespace {
 
 enum Capability {
-    Dirs = 1, Symlinks = 2, Modes = 4, NegativeMtime = 8, Owners = 16, Mtimes = 32, Hardlinks = 64,
+    Dirs = 1,
+    Symlinks = 2,
+    Modes = 4,
+    NegativeMtime = 8,
+    Owners = 16,
+    Mtimes = 32,
+    Hardlinks = 64,
     All = Dirs | Symlinks | Modes | NegativeMtime | Owners | Mtimes | Hardlinks,
 };
 
@@ -42,14 +48,15 @@ const Maker kMakers[] = {
     {"tar.lz", "t.tar.lz", "cd \"$1\" && bsdtar --format pax --lzip -cf \"$2\" tree", All, "bsdtar"},
     {"zip", "t.zip", "cd \"$1\" && bsdtar --format zip -cf \"$2\" tree", Dirs | Symlinks | Modes | Mtimes, "bsdtar"},
     {"zip64", "t64.zip", "cd \"$1\" && python3 -c 'import os,sys,zipfile\n"
-                          "z=zipfile.ZipFile(sys.argv[1],\"w\",zipfile.ZIP_DEFLATED)\n"
-                          "for d,ds,fs in os.walk(\"tree\"):\n"
-                          " ds.sort()\n"
-                          " for f in sorted(fs):\n"
-                          "  p=os.path.join(d,f)\n"
-                          "  if os.path.islink(p): continue\n"
-                          "  with z.open(p,\"w\",force_zip64=True) as o: o.write(open(p,\"rb\").read())\n"
-                          "z.close()' \"$2\"", 0, "python3"},
+                         "z=zipfile.ZipFile(sys.argv[1],\"w\",zipfile.ZIP_DEFLATED)\n"
+                         "for d,ds,fs in os.walk(\"tree\"):\n"
+                         " ds.sort()\n"
+                         " for f in sorted(fs):\n"
+                         "  p=os.path.join(d,f)\n"
+                         "  if os.path.islink(p): continue\n"
+                         "  with z.open(p,\"w\",force_zip64=True) as o: o.write(open(p,\"rb\").read())\n"
+                         "z.close()' \"$2\"",
+     0, "python3"},
     // libarchive's 7z reader clamps times before 1970 to the epoch: NegativeMtime is not claimed.
     {"7z", "t.7z", "cd \"$1\" && 7zz a -bd -snl -snh \"$2\" tree >/dev/null", Dirs | Symlinks | Modes | Mtimes, "7zz"},
     {"iso9660 (Rock Ridge, Joliet)", "t.iso", "xorriso -as mkisofs -quiet -R -J -o \"$2\" \"$1\"", All, "xorriso"},
@@ -106,8 +113,7 @@ private Q_SLOTS:
     {
         QFETCH(int, index);
         const Maker &maker = kMakers[index];
-        if (!test::haveTool(QString::fromLatin1(maker.tool)))
-            QSKIP(qPrintable(QStringLiteral("%1 is not installed (scripts/setup.sh installs it)").arg(QLatin1String(maker.tool))));
+        ASC_REQUIRE_TOOL(QString::fromLatin1(maker.tool));
         const QString archive = out_ + QLatin1Char('/') + QLatin1String(maker.file);
         auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QString::fromUtf8(maker.command), QStringLiteral("sh"), tree_.root, archive});
         QVERIFY2(made.exitCode == 0, made.err.constData());
@@ -181,7 +187,7 @@ private Q_SLOTS:
         const QString archive = out_ + QStringLiteral("/t.a");
         const QString files = tree_.root + QStringLiteral("/tree");
         auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
-            QStringLiteral("cd \"$1\" && ar rcU \"$2\" hello.txt empty.txt old-1969.txt data/random-5m.bin"), QStringLiteral("sh"), files, archive});
+                                                          QStringLiteral("cd \"$1\" && ar rcU \"$2\" hello.txt empty.txt old-1969.txt data/random-5m.bin"), QStringLiteral("sh"), files, archive});
         QVERIFY2(made.exitCode == 0, made.err.constData());
         const QList<QJsonObject> entries = lsJson(archive);
         QStringList names;
@@ -200,10 +206,10 @@ private Q_SLOTS:
     void extractionInBatches()
     {
         const QString stage = out_ + QStringLiteral("/batches");
-        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral(
-            "set -e; mkdir -p \"$1/t/d\" && cd \"$1/t\" && for i in $(seq 1 300); do echo \"file $i\" > d/f$i; done && "
-            "ln d/f1 hard1 && ln -s d/f2 soft2 && for i in $(seq 301 340); do echo \"file $i\" > d/f$i; done && "
-            "tar -cf ../t.tar d/f1 d/f2 $(seq -f 'd/f%g' 3 300) hard1 soft2 $(seq -f 'd/f%g' 301 340)"), QStringLiteral("sh"), stage});
+        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("set -e; mkdir -p \"$1/t/d\" && cd \"$1/t\" && for i in $(seq 1 300); do echo \"file $i\" > d/f$i; done && "
+                                                                                               "ln d/f1 hard1 && ln -s d/f2 soft2 && for i in $(seq 301 340); do echo \"file $i\" > d/f$i; done && "
+                                                                                               "tar -cf ../t.tar d/f1 d/f2 $(seq -f 'd/f%g' 3 300) hard1 soft2 $(seq -f 'd/f%g' 301 340)"),
+                                                          QStringLiteral("sh"), stage});
         QVERIFY2(made.exitCode == 0, made.err.constData());
         const QString target = stage + QStringLiteral("/out");
         auto r = test::runCli({QStringLiteral("extract"), stage + QStringLiteral("/t.tar"), QStringLiteral("-C"), target});
@@ -240,13 +246,13 @@ private Q_SLOTS:
     // Encrypted entries are listed and marked; reading them is a clear error; the rest extracts.
     void encryptedEntries()
     {
-        if (!test::haveTool(QStringLiteral("7zz")))
-            QSKIP("7zz is not installed (scripts/setup.sh installs it)");
+        ASC_REQUIRE_TOOL(QStringLiteral("7zz"));
         const QString stage = dir_.filePath(QStringLiteral("enc"));
         QDir().mkpath(stage);
         auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
-            QStringLiteral("cd \"$1\" && echo open > open.txt && echo secret > secret.txt && 7zz a -bd -tzip both.zip open.txt >/dev/null && "
-                           "7zz a -bd -tzip -pfixture both.zip secret.txt >/dev/null"), QStringLiteral("sh"), stage});
+                                                          QStringLiteral("cd \"$1\" && echo open > open.txt && echo secret > secret.txt && 7zz a -bd -tzip both.zip open.txt >/dev/null && "
+                                                                         "7zz a -bd -tzip -pfixture both.zip secret.txt >/dev/null"),
+                                                          QStringLiteral("sh"), stage});
         QCOMPARE(made.exitCode, 0);
         const QString zip = stage + QStringLiteral("/both.zip");
         const QList<QJsonObject> entries = lsJson(zip);
@@ -268,9 +274,9 @@ private Q_SLOTS:
         const QString stage = dir_.filePath(QStringLiteral("nest"));
         QDir().mkpath(stage + QStringLiteral("/iso"));
         auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
-            QStringLiteral("set -e; cd \"$1\" && bsdtar -cf \"$2/inner.tar\" tree && cd \"$2\" && bsdtar --format zip -cf iso/middle.zip inner.tar && "
-                           "xorriso -as mkisofs -quiet -R -J -o outer.iso iso"),
-            QStringLiteral("sh"), tree_.root, stage});
+                                                          QStringLiteral("set -e; cd \"$1\" && bsdtar -cf \"$2/inner.tar\" tree && cd \"$2\" && bsdtar --format zip -cf iso/middle.zip inner.tar && "
+                                                                         "xorriso -as mkisofs -quiet -R -J -o outer.iso iso"),
+                                                          QStringLiteral("sh"), tree_.root, stage});
         QVERIFY2(made.exitCode == 0, made.err.constData());
         const QString spec = stage + QStringLiteral("/outer.iso!/middle.zip!/inner.tar!/tree/data/random-5m.bin");
         auto r = test::runCli({QStringLiteral("cat"), spec});

@@ -86,7 +86,7 @@ private Q_SLOTS:
 
         // A reader that goes away: no message, no failure.
         auto piped = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("\"$0\" cat \"$1\" | head -c 10 > /dev/null"),
-                                                          QStringLiteral(CLI_PATH), big});
+                                                           QStringLiteral(CLI_PATH), big});
         QCOMPARE(piped.exitCode, 0);
         QCOMPARE(piped.err, QByteArray());
     }

@@ -76,7 +76,8 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
     add(t, "sgid-dir", type=tarfile.DIRTYPE, mode=0o2775)
     add(t, "fifo", type=tarfile.FIFOTYPE)
     add(t, "after.txt", b"still extracted\n")
-)PY"), dir_.filePath(QStringLiteral("hostile.tar")));
+)PY"),
+                                       dir_.filePath(QStringLiteral("hostile.tar")));
 
         const QStringList before = outsideSnapshot(sandbox, target);
         const QStringList tmpBefore = QDir(QStringLiteral("/tmp")).entryList({QStringLiteral("evil3.txt")});
@@ -121,7 +122,8 @@ import io, sys, tarfile
 with tarfile.open(sys.argv[1], "w") as t:
     i = tarfile.TarInfo("esc"); i.type = tarfile.SYMTYPE; i.linkname = "../outside.txt"; t.addfile(i)
     i = tarfile.TarInfo("esc"); i.size = 5; t.addfile(i, io.BytesIO(b"evil\n"))
-)PY"), dir_.filePath(QStringLiteral("over-symlink.tar")));
+)PY"),
+                                       dir_.filePath(QStringLiteral("over-symlink.tar")));
         const QStringList before = outsideSnapshot(sandbox, target);
         auto r = test::runCli({QStringLiteral("extract"), QStringLiteral("--overwrite"), archive, QStringLiteral("-C"), target});
         QCOMPARE(r.exitCode, 0);
@@ -141,7 +143,8 @@ with z.open("zeros.bin", "w", force_zip64=True) as o:
     block = bytes(1 << 20)
     for _ in range(1024): o.write(block)
 z.close()
-)PY"), dir_.filePath(QStringLiteral("bomb.zip")));
+)PY"),
+                                       dir_.filePath(QStringLiteral("bomb.zip")));
         QVERIFY(QFileInfo(archive).size() < 4 * 1024 * 1024);
 
         QElapsedTimer timer;

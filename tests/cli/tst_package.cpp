@@ -30,8 +30,7 @@ private Q_SLOTS:
             if (!test::haveTool(QString::fromLatin1(tool)))
                 QFAIL(qPrintable(QStringLiteral("%1 not installed (scripts/setup.sh installs it)").arg(QLatin1String(tool))));
         const QString packages = dir_.filePath(QStringLiteral("packages"));
-        auto built = test::run(QStringLiteral("cpack"), {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("-B"), packages,
-                                                         QStringLiteral("--config"), QStringLiteral(BUILD_DIR "/CPackConfig.cmake")}, 600000, QStringLiteral(BUILD_DIR));
+        auto built = test::run(QStringLiteral("cpack"), {QStringLiteral("-G"), QStringLiteral("DEB"), QStringLiteral("-B"), packages, QStringLiteral("--config"), QStringLiteral(BUILD_DIR "/CPackConfig.cmake")}, 600000, QStringLiteral(BUILD_DIR));
         QVERIFY2(built.exitCode == 0, (built.out + built.err).constData());
         const QStringList debs = QDir(packages).entryList({QStringLiteral("*.deb")});
         QCOMPARE(debs.size(), 1);
@@ -60,7 +59,7 @@ private Q_SLOTS:
         for (const char *type : {"application/x-qemu-disk", "application/x-proxmox-pxar", "application/zip", "application/x-compressed-tar"})
             QVERIFY2(text.contains(type), type);
         auto m = test::run(QStringLiteral("appstreamcli"), {QStringLiteral("validate"), QStringLiteral("--pedantic"), QStringLiteral("--no-net"),
-                                                             root_ + QStringLiteral("/usr/share/metainfo/io.github.archivescope.archivescope.metainfo.xml")});
+                                                            root_ + QStringLiteral("/usr/share/metainfo/io.github.archivescope.archivescope.metainfo.xml")});
         QVERIFY2(m.exitCode == 0 && !m.out.contains("P: ") && !m.out.contains("I: ") && !m.out.contains("W: "), (m.out + m.err).constData());
         QVERIFY(QFile::exists(root_ + QStringLiteral("/usr/share/icons/hicolor/scalable/apps/archivescope.svg")));
         QVERIFY(QFile::exists(root_ + QStringLiteral("/usr/share/icons/hicolor/48x48/apps/archivescope.png")));
@@ -121,7 +120,8 @@ private Q_SLOTS:
                 "[[ $3 == *' ' ]] && COMP_WORDS+=(''); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
                 "_archivescope_cli; printf '%s\\n' \"${COMPREPLY[@]}\"");
             return test::run(QStringLiteral("bash"), {QStringLiteral("-c"), script, QStringLiteral("bash"), completion, QStringLiteral(CLI_PATH), line},
-                             60000, dir_.path()).out;
+                             60000, dir_.path())
+                .out;
         };
         const QByteArray commands = complete(QStringLiteral("archivescope-cli "));
         for (const char *command : {"ls", "cat", "extract", "bench", "writebench"})
@@ -144,7 +144,7 @@ private Q_SLOTS:
         const QByteArray bytes = sample.readAll();
         QVERIFY(bytes.size() > 18);
         QCOMPARE(bytes.mid(4, 4), QByteArray(4, '\0')); // no timestamp in the gzip header
-        QCOMPARE(uint8_t(bytes[3]) & 0x08, 0);            // nor a file name
+        QCOMPARE(uint8_t(bytes[3]) & 0x08, 0); // nor a file name
         auto listing = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), sample.fileName() + QStringLiteral("!/")});
         QCOMPARE(listing.exitCode, 0);
         for (const QByteArray &line : listing.out.trimmed().split('\n')) {
@@ -195,8 +195,7 @@ private Q_SLOTS:
                 // Say where it stands before failing: its output so far and, with gdb, its threads.
                 QByteArray stacks;
                 if (test::haveTool(QStringLiteral("gdb")))
-                    stacks = test::run(QStringLiteral("gdb"), {QStringLiteral("-batch"), QStringLiteral("-p"), QString::number(app.processId()),
-                                                              QStringLiteral("-ex"), QStringLiteral("thread apply all bt")}, 60000).out;
+                    stacks = test::run(QStringLiteral("gdb"), {QStringLiteral("-batch"), QStringLiteral("-p"), QString::number(app.processId()), QStringLiteral("-ex"), QStringLiteral("thread apply all bt")}, 60000).out;
                 QFAIL(qPrintable(QStringLiteral("still running after 60 s; output: %1\n%2")
                                      .arg(QString::fromUtf8(app.readAllStandardOutput() + app.readAllStandardError()), QString::fromUtf8(stacks))));
             }

@@ -40,8 +40,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         for (const char *tool : {"sgdisk", "sfdisk", "mkfs.vfat", "mkfs.ext4", "xorriso", "qemu-img"})
-            if (!test::haveTool(QString::fromLatin1(tool)))
-                QSKIP(qPrintable(QStringLiteral("%1 not installed (scripts/setup.sh installs it)").arg(QLatin1String(tool))));
+            ASC_REQUIRE_TOOL(QString::fromLatin1(tool));
         QDir().mkpath(dir_.filePath(QStringLiteral("isotree/docs")));
         test::writeFile(dir_, QStringLiteral("isotree/docs/payload.bin"), isoFile_);
         test::writeFile(dir_, QStringLiteral("isotree/readme.txt"), "iso in a partition\n");

@@ -9,7 +9,6 @@
 #include "test_files.h"
 
 #include <QDir>
-#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -73,15 +72,19 @@ class TestQcow2Generated : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        if (!test::haveTool(QStringLiteral("qemu-img")) || !test::haveTool(QStringLiteral("qemu-io")))
-            QSKIP("qemu-img/qemu-io not installed (scripts/setup.sh installs qemu-utils)");
+        ASC_REQUIRE_TOOL(QStringLiteral("qemu-img"));
+        ASC_REQUIRE_TOOL(QStringLiteral("qemu-io"));
         // 12 MiB: 64 KiB blocks of random data, text and zeros (about 30/30/40), plus odd-sized runs.
         QByteArray disk;
         const QByteArray text = QByteArray("The quick brown fox jumps over the lazy dog. 0123456789\n").repeated(1200);
         for (int block = 0; block < 192; ++block) {
             switch (block % 10) {
-            case 0: case 3: case 7: disk += test::seededBytes(65536, quint32(block)); break;
-            case 1: case 5: case 8: disk += text.left(65536); break;
+            case 0:
+            case 3:
+            case 7: disk += test::seededBytes(65536, quint32(block)); break;
+            case 1:
+            case 5:
+            case 8: disk += text.left(65536); break;
             default: disk += QByteArray(65536, '\0'); break;
             }
         }
@@ -210,12 +213,12 @@ private Q_SLOTS:
         sh(QStringLiteral(
             "mkdir -p loop && cd loop && qemu-img create -q -f qcow2 a.qcow2 1M && qemu-img create -q -f qcow2 -b a.qcow2 -F qcow2 b.qcow2 && "
             "qemu-img rebase -u -b b.qcow2 -F qcow2 a.qcow2"));
-        QElapsedTimer timer;
-        timer.start();
         auto loop = test::runCli({QStringLiteral("cat"), path(QStringLiteral("loop/a.qcow2"))}, 20000);
         QCOMPARE(loop.exitCode, 1);
         QVERIFY2(loop.err.contains("loop"), loop.err.constData());
-        QVERIFY(timer.elapsed() < 5000);
+        // Refused from the headers: a few small reads, nothing written.
+        QVERIFY2(loop.work.rchar >= 0 && loop.work.rchar < (1 << 20), qPrintable(QString::number(loop.work.rchar)));
+        QCOMPARE(loop.out.size(), 0);
 
         sh(QStringLiteral(
             "mkdir -p deep && cd deep && qemu-img create -q -f qcow2 l0.qcow2 1M && "

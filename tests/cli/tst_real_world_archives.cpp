@@ -247,7 +247,8 @@ f=open('sp/many','wb')
 for i in range(50): f.seek(i*16384); f.write(b'z'*100)
 f.truncate(50*16384+7000); f.close()
 EOF
-OUT=sparse.tar; rm -f $OUT; )SH") + command);
+OUT=sparse.tar; rm -f $OUT; )SH") +
+                          command);
         QVERIFY2(made.exitCode == 0, made.err.constData());
         const QStringList files = {QStringLiteral("allhole"), QStringLiteral("lead"), QStringLiteral("trail"), QStringLiteral("mid"), QStringLiteral("many")};
         const QString extractDir = path(QStringLiteral("spx"));
@@ -406,9 +407,7 @@ zipfile.ZipFile(os.path.join(sys.argv[1], 'empty.zip'), 'w').close()
             const char *file;
             double size; // -1: null
         };
-        const Case cases[] = {{"small.gz", 3893}, {"small.xz", 3893}, {"small.zst", 3893}, {"small.lz", 3893}, {"small.bz2", -1},
-                              {"big.gz", 3000000}, {"big.xz", 3000000}, {"big.zst", 3000000}, {"big.lz", 3000000}, {"big.bz2", -1},
-                              {"twice.gz", 7786}};
+        const Case cases[] = {{"small.gz", 3893}, {"small.xz", 3893}, {"small.zst", 3893}, {"small.lz", 3893}, {"small.bz2", -1}, {"big.gz", 3000000}, {"big.xz", 3000000}, {"big.zst", 3000000}, {"big.lz", 3000000}, {"big.bz2", -1}, {"twice.gz", 7786}};
         for (const Case &c : cases) {
             auto ls = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), path(QString::fromLatin1(c.file))});
             QCOMPARE(ls.exitCode, 0);

@@ -28,14 +28,18 @@ static AsyncOptions optionsFor(int depth, AsyncBackend backend)
 // inside readAt at once (to observe concurrency).
 class FaultySource final : public ByteSource {
 public:
-    FaultySource(QByteArray bytes, uint64_t failAt, int errnum) : bytes_(std::move(bytes)), failAt_(failAt), errnum_(errnum) {}
+    FaultySource(QByteArray bytes, uint64_t failAt, int errnum)
+        : bytes_(std::move(bytes)),
+          failAt_(failAt),
+          errnum_(errnum) {}
     uint64_t size() const override { return uint64_t(bytes_.size()); }
     QString name() const override { return QStringLiteral("faulty"); }
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override
     {
         const int now = ++active_;
         int seen = peak_.load();
-        while (now > seen && !peak_.compare_exchange_weak(seen, now)) {}
+        while (now > seen && !peak_.compare_exchange_weak(seen, now)) {
+        }
         if (waitFor_ > 1) {
             std::unique_lock lock(mutex_);
             ++arrived_;

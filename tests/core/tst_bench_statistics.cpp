@@ -22,9 +22,7 @@ class TestBenchStatistics : public QObject {
     {
         BenchResult r;
         r.version = QStringLiteral("test");
-        r.machine = QJsonObject{{QStringLiteral("cpu"), QStringLiteral("x")}, {QStringLiteral("cores"), 2}, {QStringLiteral("kernel"), QStringLiteral("k")},
-                                {QStringLiteral("filesystem"), QStringLiteral("ext4")}, {QStringLiteral("libc"), QStringLiteral("glibc")},
-                                {QStringLiteral("libraries"), QStringLiteral("Qt")}};
+        r.machine = QJsonObject{{QStringLiteral("cpu"), QStringLiteral("x")}, {QStringLiteral("cores"), 2}, {QStringLiteral("kernel"), QStringLiteral("k")}, {QStringLiteral("filesystem"), QStringLiteral("ext4")}, {QStringLiteral("libc"), QStringLiteral("glibc")}, {QStringLiteral("libraries"), QStringLiteral("Qt")}};
         r.spec = QStringLiteral("file");
         r.targetBytes = 1 << 30;
         r.config.strategies = {QStringLiteral("read")};

@@ -75,8 +75,8 @@ private Q_SLOTS:
     {
         for (auto &[name, source] : sources(path_, content_)) {
             char buf[16];
-            QCOMPARE(*source->readAt(0, std::span(buf, 0)), size_t(0));                 // zero length
-            QCOMPARE(*source->readAt(source->size(), std::span(buf, 16)), size_t(0));   // at EOF
+            QCOMPARE(*source->readAt(0, std::span(buf, 0)), size_t(0)); // zero length
+            QCOMPARE(*source->readAt(source->size(), std::span(buf, 16)), size_t(0)); // at EOF
             QCOMPARE(*source->readAt(source->size() + 5000, std::span(buf, 16)), size_t(0)); // past EOF
             QCOMPARE(*source->readAt(source->size() - 3, std::span(buf, 16)), size_t(3)); // across EOF
             QCOMPARE(QByteArray(buf, 3), content_.right(3));

@@ -56,7 +56,7 @@ private Q_SLOTS:
         std::vector<Entry> batch1 = {make("x/y/z.txt"), make("x/a.txt"), make("top.txt")};
         tree.append(layer, std::move(batch1), observer);
         QCOMPARE(print(tree), QStringList({QStringLiteral("x (implied)"), QStringLiteral("  y (implied)"), QStringLiteral("    z.txt"),
-                                            QStringLiteral("  a.txt"), QStringLiteral("top.txt")}));
+                                           QStringLiteral("  a.txt"), QStringLiteral("top.txt")}));
         // root gets x and top.txt in one insert; x gets y and a.txt; y gets z.txt.
         QCOMPARE(int(inserts.size()), 3);
         QCOMPARE(inserts[0].first, EntryTree::kRoot);
@@ -69,8 +69,8 @@ private Q_SLOTS:
         QVERIFY(!tree.synthesized(changed[0]));
         QCOMPARE(tree.entry(changed[0]).mode, 0755u);
         QCOMPARE(print(tree), QStringList({QStringLiteral("x"), QStringLiteral("  y (implied)"), QStringLiteral("    z.txt"),
-                                            QStringLiteral("    w.txt"), QStringLiteral("  a.txt"), QStringLiteral("top.txt"),
-                                            QStringLiteral("top.txt")}));
+                                           QStringLiteral("    w.txt"), QStringLiteral("  a.txt"), QStringLiteral("top.txt"),
+                                           QStringLiteral("top.txt")}));
         QCOMPARE(tree.spec(tree.child(EntryTree::kRoot, 0)), QStringLiteral("a.zip!/x"));
     }
 

@@ -36,8 +36,14 @@ const Fixture kFixtures[] = {
     {"basic.mpxar", "basic.ppxar", "basic-split"},
 };
 
-QString data(const char *name) { return test::dataPath(QStringLiteral("pxar/") + QLatin1String(name)); }
-SourcePtr open(const char *name) { return name ? SourcePtr(FileSource::open(data(name)).value()) : SourcePtr(); }
+QString data(const char *name)
+{
+    return test::dataPath(QStringLiteral("pxar/") + QLatin1String(name));
+}
+SourcePtr open(const char *name)
+{
+    return name ? SourcePtr(FileSource::open(data(name)).value()) : SourcePtr();
+}
 
 std::unique_ptr<SequentialInput> input(SourcePtr source, bool async, size_t capacity)
 {
@@ -48,7 +54,10 @@ std::unique_ptr<SequentialInput> input(SourcePtr source, bool async, size_t capa
     return std::make_unique<SyncInput>(source, capacity);
 }
 
-QByteArray sha(const QByteArray &bytes) { return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex(); }
+QByteArray sha(const QByteArray &bytes)
+{
+    return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();
+}
 
 } // namespace
 

@@ -4,6 +4,7 @@
 // an archive entry; syscall counts follow the buffer size; cancel stops within one buffer.
 
 #include "bench/bench_runner.h"
+#include "bench/proc_io.h"
 #include "bench/read_strategy.h"
 #include "io/memory_source.h"
 #include "test_files.h"
@@ -75,6 +76,42 @@ private Q_SLOTS:
             strategy.startsWith(QLatin1String("uring")) || strategy.startsWith(QLatin1String("buffered-stream")))
             QVERIFY2(outcome.syscalls >= expected && outcome.syscalls <= expected + 1,
                      qPrintable(QStringLiteral("%1 calls for %2 expected").arg(outcome.syscalls).arg(expected)));
+    }
+
+    // What a strategy says it called is what the kernel counted on its thread (/proc/thread-self/io
+    // syscr), for every strategy that reads with read-type calls on the calling thread. Not here:
+    // mmap (page faults, no read calls: the kernel must count none), io_uring (submissions are
+    // not read calls: checked against S/N above), copy (its writes count) and pxar (own tests).
+    void readCallsMatchTheKernel_data()
+    {
+        QTest::addColumn<QString>("strategy");
+        for (const char *name : {"read", "pread", "direct", "fadvise-seq", "qfile", "source", "buffered-stream-copy", "buffered-stream-zero-copy", "mmap"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+
+    void readCallsMatchTheKernel()
+    {
+        QFETCH(QString, strategy);
+        auto target = openReadTarget(path_);
+        QVERIFY(target.ok());
+        StrategyPtr s = findReadStrategy(strategy);
+        QVERIFY(s);
+        for (size_t buffer : {size_t(4096), size_t(65536), size_t(1) << 20}) {
+            const auto before = readProcIo(ProcIoScope::Thread);
+            ReadOutcome outcome;
+            QCOMPARE(hashOf(*s, target->target, buffer, &outcome), test::sha256(content_));
+            const auto after = readProcIo(ProcIoScope::Thread);
+            QVERIFY2(before && after, "/proc/thread-self/io is needed to check read calls");
+            const qint64 kernel = qint64(after->syscr - before->syscr);
+            if (strategy == QLatin1String("mmap")) {
+                QVERIFY2(kernel <= 2, qPrintable(QStringLiteral("mmap made %1 read calls").arg(kernel)));
+                continue;
+            }
+            // Opening the file may read a little (QFile reads ahead of its first request): a few
+            // calls of slack, far below a miscount (a strategy counting its requests, not its calls).
+            QVERIFY2(qAbs(kernel - qint64(outcome.syscalls)) <= 8,
+                     qPrintable(QStringLiteral("%1 at %2: strategy says %3 read calls, kernel counted %4").arg(strategy).arg(buffer).arg(outcome.syscalls).arg(kernel)));
+        }
     }
 
     // stdio with setvbuf(N) makes about S/N reads; stdio-default does not follow N (its hidden

@@ -92,15 +92,26 @@ private Q_SLOTS:
         for (int round = 0; round < 12; ++round) {
             QProcess writer;
             writer.start(QStringLiteral(CLI_PATH), {QStringLiteral("writebench"), work, QStringLiteral("--strategy"), QStringLiteral("single-write"),
-                                                   QStringLiteral("--atomic"), QStringLiteral("--file-sizes"), QStringLiteral("256K"),
-                                                   QStringLiteral("--runs"), QStringLiteral("100000")});
+                                                    QStringLiteral("--atomic"), QStringLiteral("--file-sizes"), QStringLiteral("256K"),
+                                                    QStringLiteral("--runs"), QStringLiteral("100000")});
             QVERIFY(writer.waitForStarted());
-            QTest::qWait(60 + QRandomGenerator::global()->bounded(240));
+            auto written = [&work] {
+                QStringList found;
+                QDirIterator it(work, {QStringLiteral("file-262144")}, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+                while (it.hasNext())
+                    found << it.next();
+                return found;
+            };
+            // Killed only once it has written the file (then it keeps replacing it): a kill before
+            // the first write would check nothing. The random delay lands the kill anywhere.
+            QTRY_VERIFY_WITH_TIMEOUT(!written().isEmpty(), 30000);
+            QTest::qWait(QRandomGenerator::global()->bounded(120));
             ::kill(pid_t(writer.processId()), SIGKILL);
             writer.waitForFinished();
-            QDirIterator it(work, {QStringLiteral("file-262144")}, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-            while (it.hasNext())
-                QCOMPARE(test::sha256File(it.next()), expected); // never torn, never short
+            const QStringList files = written();
+            QCOMPARE(files.size(), 1); // this round's run folder holds the file (older ones were cleared)
+            for (const QString &file : files)
+                QCOMPARE(test::sha256File(file), expected); // never torn, never short
         }
         // The next run removes what the killed ones left behind.
         auto again = test::runCli({QStringLiteral("writebench"), work, QStringLiteral("--strategy"), QStringLiteral("single-write"),
@@ -165,8 +176,7 @@ private Q_SLOTS:
             calls[o[QStringLiteral("strategy")].toString() + QLatin1Char('@') + QString::number(o[QStringLiteral("buffer")].toInteger())] =
                 o[QStringLiteral("write_calls")].toInt();
         }
-        QCOMPARE(calls, (QMap<QString, int>{{QStringLiteral("write-N@4096"), 16}, {QStringLiteral("write-N@8192"), 8},
-                                            {QStringLiteral("write-N@16384"), 4}, {QStringLiteral("single-write@4096"), 1}}));
+        QCOMPARE(calls, (QMap<QString, int>{{QStringLiteral("write-N@4096"), 16}, {QStringLiteral("write-N@8192"), 8}, {QStringLiteral("write-N@16384"), 4}, {QStringLiteral("single-write@4096"), 1}}));
         auto bad = test::runCli({QStringLiteral("writebench"), dir_.path(), QStringLiteral("--buffer"), QStringLiteral("0")});
         QCOMPARE(bad.exitCode, 2);
     }

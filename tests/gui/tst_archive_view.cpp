@@ -12,11 +12,14 @@
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 
 using namespace asc;
@@ -169,6 +172,53 @@ with tarfile.open(sys.argv[1], "w") as t:
         QVERIFY(mime);
         QCOMPARE(mime->urls().size(), 1);
         QCOMPARE(test::sha256File(mime->urls().first().toLocalFile()), test::sha256(QByteArray(300000, 'B')));
+    }
+
+    void dragOutOfAHugeEntryKeepsTheWindowAnswering()
+    {
+        // 300 MiB in a tar.gz (6 MiB: mostly zeros, yet under the bomb ratio that extraction
+        // refuses): the drop needs the file before it happens,
+        // so it is extracted then — on a worker, while the event loop keeps answering (a timer
+        // keeps ticking; the longest gap between ticks is a small part of the extraction's time).
+        ASC_REQUIRE_TOOL(QStringLiteral("bsdtar"));
+        const QString folder = dir_.filePath(QStringLiteral("huge"));
+        QDir().mkpath(folder);
+        const auto made = test::run(QStringLiteral("python3"), {QStringLiteral("-c"), QStringLiteral("import random, sys\n"
+                                                                                                     "r = random.Random(5)\n"
+                                                                                                     "with open(sys.argv[1], 'wb') as f:\n"
+                                                                                                     "    for _ in range(300 * 256): f.write(r.randbytes(64) + bytes(4032))\n"),
+                                                                folder + QStringLiteral("/zeros.bin")});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const QString archive = dir_.filePath(QStringLiteral("huge.tar.gz"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-czf"), archive, QStringLiteral("-C"), folder, QStringLiteral("zeros.bin")}).exitCode, 0);
+        QFile::remove(folder + QStringLiteral("/zeros.bin"));
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, archive));
+        const QModelIndex zeros = findByName(window.proxy(), QStringLiteral("zeros.bin"));
+        QVERIFY(zeros.isValid());
+
+        QElapsedTimer clock;
+        clock.start();
+        qint64 last = 0, longest = 0;
+        int ticks = 0;
+        QTimer ticker;
+        ticker.setInterval(5);
+        connect(&ticker, &QTimer::timeout, this, [&] {
+            longest = std::max(longest, clock.elapsed() - last);
+            last = clock.elapsed();
+            ++ticks;
+        });
+        ticker.start();
+        last = clock.elapsed();
+        const qint64 started = clock.elapsed();
+        std::unique_ptr<QMimeData> mime(window.proxy()->mimeData({zeros})); // what starting a drag asks for
+        const qint64 took = clock.elapsed() - started;
+        ticker.stop();
+        QVERIFY(mime);
+        QCOMPARE(mime->urls().size(), 1);
+        QCOMPARE(QFileInfo(mime->urls().first().toLocalFile()).size(), 300LL << 20);
+        QVERIFY2(ticks >= 5 && longest * 4 < took, qPrintable(QStringLiteral("%1 ticks, longest stall %2 ms of %3 ms").arg(ticks).arg(longest).arg(took)));
     }
 
     void corruptArchiveShowsAnError()

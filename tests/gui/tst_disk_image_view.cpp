@@ -83,13 +83,14 @@ private Q_SLOTS:
 
     void partitionExpandsIntoItsIso()
     {
-        if (!test::haveTool(QStringLiteral("sfdisk")) || !test::haveTool(QStringLiteral("xorriso")))
-            QSKIP("sfdisk/xorriso not installed");
+        ASC_REQUIRE_TOOL(QStringLiteral("sfdisk"));
+        ASC_REQUIRE_TOOL(QStringLiteral("xorriso"));
         const QString disk = scratch_.filePath(QStringLiteral("disk.raw"));
         auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
-            QStringLiteral("set -e; cd \"$1\"; mkdir -p t && echo inside > t/inside.txt && xorriso -as mkisofs -quiet -R -o iso.img t && "
-                           "truncate -s 8M disk.raw && printf 'label: dos\\n2048,,83\\n' | sfdisk -q disk.raw && "
-                           "dd if=iso.img of=disk.raw bs=512 seek=2048 conv=notrunc status=none"), QStringLiteral("sh"), scratch_.path()});
+                                                          QStringLiteral("set -e; cd \"$1\"; mkdir -p t && echo inside > t/inside.txt && xorriso -as mkisofs -quiet -R -o iso.img t && "
+                                                                         "truncate -s 8M disk.raw && printf 'label: dos\\n2048,,83\\n' | sfdisk -q disk.raw && "
+                                                                         "dd if=iso.img of=disk.raw bs=512 seek=2048 conv=notrunc status=none"),
+                                                          QStringLiteral("sh"), scratch_.path()});
         QVERIFY2(made.exitCode == 0, made.err.constData());
         ui::MainWindow window;
         QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -188,14 +189,16 @@ private Q_SLOTS:
         for (int32_t node = 1; node < window.model()->tree().size(); ++node)
             shown.insert(window.model()->tree().path(node).toByteArray());
         QVERIFY((*container)->list([&](const Entry &e) {
-            ++walked;
-            if (!shown.contains(e.path))
-                qWarning() << "missing" << e.path;
-            return true;
-        }).ok());
+                                ++walked;
+                                if (!shown.contains(e.path))
+                                    qWarning() << "missing" << e.path;
+                                return true;
+                            })
+                    .ok());
         QCOMPARE(window.model()->tree().size() - 1, walked);
         QCOMPARE(window.model()->rowCount(window.model()->indexOf(window.model()->nodeOf(window.proxy()->mapToSource(
-                     findByName(window.proxy(), QStringLiteral("many")))))), 300);
+                     findByName(window.proxy(), QStringLiteral("many")))))),
+                 300);
         // Nothing left to read: folders do not list again on expansion.
         const QModelIndex deep = findByName(window.proxy(), QStringLiteral("deep"));
         window.treeView()->expand(deep);

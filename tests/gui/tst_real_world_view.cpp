@@ -101,7 +101,8 @@ for n in ('f1', 'f2', 'f3'):
 t.close()
 b = bytearray(buf.getvalue()); b[1024 + 148] = ord('9'); b[1024 + 149] = ord('9')
 open(sys.argv[2], 'wb').write(b)
-)PY"), legacy_, damaged_});
+)PY"),
+                                                          legacy_, damaged_});
         QVERIFY2(made.exitCode == 0, made.err.constData());
     }
 

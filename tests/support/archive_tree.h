@@ -10,17 +10,17 @@
 namespace asc::test {
 
 struct TreeItem {
-    QString type;        // "file", "dir", "symlink", "hardlink"
-    QByteArray content;  // files
-    QByteArray target;   // symlink text, or the path a hardlink shares its inode with
+    QString type; // "file", "dir", "symlink", "hardlink"
+    QByteArray content; // files
+    QByteArray target; // symlink text, or the path a hardlink shares its inode with
     int mode = 0644;
     qint64 mtime = 0;
 };
 
 struct ArchiveTree {
-    QString root;                       // directory holding the tree's top folder
+    QString root; // directory holding the tree's top folder
     QString top = QStringLiteral("tree"); // the single top-level folder
-    QMap<QByteArray, TreeItem> items;   // path relative to root ("tree/a.txt")
+    QMap<QByteArray, TreeItem> items; // path relative to root ("tree/a.txt")
 };
 
 // Creates the tree under `root`.

@@ -11,12 +11,12 @@
 namespace asc::test {
 
 struct ImageFixture {
-    QString name;      // file name as listed (without .xz)
-    QString format;    // qcow2, raw, vmdk, vdi, vpc, vhdx
-    QString path;      // readable path (decompressed when needed)
+    QString name; // file name as listed (without .xz)
+    QString format; // qcow2, raw, vmdk, vdi, vpc, vhdx
+    QString path; // readable path (decompressed when needed)
     QByteArray virtualSha256;
     quint64 virtualSize = 0;
-    QString expect;    // "read" or "refuse"
+    QString expect; // "read" or "refuse"
     QJsonObject truth;
 };
 

@@ -9,13 +9,20 @@ namespace asc::test {
 
 static bool hasType(const QJsonValue &value, const QString &type)
 {
-    if (type == QLatin1String("object")) return value.isObject();
-    if (type == QLatin1String("array")) return value.isArray();
-    if (type == QLatin1String("string")) return value.isString();
-    if (type == QLatin1String("number")) return value.isDouble();
-    if (type == QLatin1String("integer")) return value.isDouble() && std::floor(value.toDouble()) == value.toDouble();
-    if (type == QLatin1String("boolean")) return value.isBool();
-    if (type == QLatin1String("null")) return value.isNull();
+    if (type == QLatin1String("object"))
+        return value.isObject();
+    if (type == QLatin1String("array"))
+        return value.isArray();
+    if (type == QLatin1String("string"))
+        return value.isString();
+    if (type == QLatin1String("number"))
+        return value.isDouble();
+    if (type == QLatin1String("integer"))
+        return value.isDouble() && std::floor(value.toDouble()) == value.toDouble();
+    if (type == QLatin1String("boolean"))
+        return value.isBool();
+    if (type == QLatin1String("null"))
+        return value.isNull();
     return false;
 }
 

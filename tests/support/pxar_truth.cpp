@@ -15,10 +15,26 @@ QByteArray truthEscape(const QByteArray &bytes)
     for (qsizetype i = 0; i < bytes.size();) {
         const unsigned char c = p[i];
         const int n = utf8SequenceLength(p + i, bytes.size() - i);
-        if (c == '\\') { out += "\\\\"; ++i; continue; }
-        if (c == '\t') { out += "\\t"; ++i; continue; }
-        if (c == '\n') { out += "\\n"; ++i; continue; }
-        if (c == '\r') { out += "\\r"; ++i; continue; }
+        if (c == '\\') {
+            out += "\\\\";
+            ++i;
+            continue;
+        }
+        if (c == '\t') {
+            out += "\\t";
+            ++i;
+            continue;
+        }
+        if (c == '\n') {
+            out += "\\n";
+            ++i;
+            continue;
+        }
+        if (c == '\r') {
+            out += "\\r";
+            ++i;
+            continue;
+        }
         if (n == 0 || c < 0x20 || c == 0x7F) {
             out += "\\x";
             out += hex[c >> 4];
@@ -57,7 +73,12 @@ QByteArray listLine(const pxar::PxarEntry &e)
     QList<QByteArray> f;
     f << truthEscape(e.path) << kindName(e.kind);
     if (e.kind == pxar::Kind::Hardlink) {
-        f << "-" << "-" << "-" << "-" << "-" << "-" << truthEscape(e.target) << "hl_offset:" + QByteArray::number(qulonglong(e.hardlinkOffset));
+        f << "-"
+          << "-"
+          << "-"
+          << "-"
+          << "-"
+          << "-" << truthEscape(e.target) << "hl_offset:" + QByteArray::number(qulonglong(e.hardlinkOffset));
         return f.join('\t');
     }
     f << QByteArray::number(qulonglong(e.mode & 07777), 8).rightJustified(4, '0');

@@ -3,6 +3,9 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcessEnvironment>
 #include <QRandomGenerator>
 #include <QStandardPaths>
 #include <QTest>
@@ -37,6 +40,11 @@ RunResult run(const QString &program, const QStringList &args, int timeoutMs, co
     QProcess process;
     if (!workingDir.isEmpty())
         process.setWorkingDirectory(workingDir);
+    QTemporaryDir workDir;
+    const QString workFile = workDir.filePath(QStringLiteral("work.json"));
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    environment.insert(QStringLiteral("ARCHIVESCOPE_WORK_FILE"), workFile);
+    process.setProcessEnvironment(environment);
     process.start(program, args);
     RunResult result;
     if (!process.waitForStarted(10000)) {
@@ -52,6 +60,14 @@ RunResult run(const QString &program, const QStringList &args, int timeoutMs, co
     result.exitCode = process.exitStatus() == QProcess::NormalExit ? process.exitCode() : -1;
     result.out = process.readAllStandardOutput();
     result.err = process.readAllStandardError();
+    QFile work(workFile);
+    if (work.open(QIODevice::ReadOnly)) {
+        const QJsonObject counters = QJsonDocument::fromJson(work.readAll()).object();
+        result.work.rchar = qint64(counters.value(QStringLiteral("rchar")).toDouble(-1));
+        result.work.syscr = qint64(counters.value(QStringLiteral("syscr")).toDouble(-1));
+        result.work.wchar = qint64(counters.value(QStringLiteral("wchar")).toDouble(-1));
+        result.work.maxrssKib = qint64(counters.value(QStringLiteral("maxrss_kib")).toDouble(-1));
+    }
     return result;
 }
 
@@ -63,6 +79,11 @@ RunResult runCli(const QStringList &args, int timeoutMs)
 bool haveTool(const QString &name)
 {
     return !QStandardPaths::findExecutable(name).isEmpty();
+}
+
+bool missingToolsAllowed()
+{
+    return qEnvironmentVariable("ARCHIVESCOPE_ALLOW_MISSING_TOOLS") == QLatin1String("1");
 }
 
 QByteArray sha256(const QByteArray &bytes)

@@ -14,10 +14,20 @@ QByteArray seededBytes(qsizetype size, quint32 seed);
 // Writes `bytes` to dir/name and returns the path.
 QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes);
 
+// What an archivescope-cli run did, as the kernel counted it (ARCHIVESCOPE_WORK_FILE): -1 when
+// the program was not ours or did not get to the end of its command.
+struct Work {
+    qint64 rchar = -1; // bytes through read calls
+    qint64 syscr = -1; // read calls
+    qint64 wchar = -1; // bytes through write calls (cat's output)
+    qint64 maxrssKib = -1; // peak resident memory
+};
+
 struct RunResult {
     int exitCode = -1;
     QByteArray out;
     QByteArray err;
+    Work work;
 };
 // Runs a program to completion (fails the test after `timeoutMs`).
 RunResult run(const QString &program, const QStringList &args, int timeoutMs = 120000,
@@ -25,6 +35,21 @@ RunResult run(const QString &program, const QStringList &args, int timeoutMs = 1
 RunResult runCli(const QStringList &args, int timeoutMs = 120000);
 // Whether a tool is installed (tests that need peers skip with a message when not).
 bool haveTool(const QString &name);
+// ARCHIVESCOPE_ALLOW_MISSING_TOOLS=1: a developer's machine may skip tests whose tools are missing.
+bool missingToolsAllowed();
+
+// A tool the tests use (scripts/setup.sh installs it). Missing, the test fails: in CI a missing
+// tool is a broken setup, never a silent skip. With ARCHIVESCOPE_ALLOW_MISSING_TOOLS=1 it skips.
+#define ASC_REQUIRE_TOOL(name)                                                                                                 \
+    do {                                                                                                                       \
+        const QString ascTool = (name);                                                                                        \
+        if (!asc::test::haveTool(ascTool)) {                                                                                   \
+            const QByteArray ascWhy = (ascTool + QStringLiteral(" is not installed (scripts/setup.sh installs it)")).toUtf8(); \
+            if (asc::test::missingToolsAllowed())                                                                              \
+                QSKIP(ascWhy.constData());                                                                                     \
+            QFAIL(ascWhy.constData());                                                                                         \
+        }                                                                                                                      \
+    } while (false)
 QByteArray sha256(const QByteArray &bytes);
 QByteArray sha256File(const QString &path);
 

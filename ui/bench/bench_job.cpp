@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "bench_job.h"
 
-#include <QCoreApplication>
+#include <QObject>
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace asc::ui {
 
-BenchJob startBench(BenchConfig config, std::function<void(BenchOutcome)> finished, std::function<void(BenchProgress)> progress)
+BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(BenchOutcome)> finished, std::function<void(BenchProgress)> progress)
 {
+    // Posted to `receiver`, not to qApp: when it is destroyed, Qt drops the calls still queued for
+    // it (it waits for the run in its destructor, so none is posted later).
+    QObject *context = receiver;
     BenchJob job;
     CancelFlag cancel = job.cancel; // shares the flag with the caller
-    job.future = QtConcurrent::run([config, finished, progress, cancel](QPromise<BenchPoint> &promise) {
+    job.future = QtConcurrent::run([context, config, finished, progress, cancel](QPromise<BenchPoint> &promise) {
         BenchOutcome outcome;
         auto target = openReadTarget(config.spec);
         if (!target) {
@@ -23,7 +26,7 @@ BenchJob startBench(BenchConfig config, std::function<void(BenchOutcome)> finish
                 promise.setProgressRange(0, total);
                 promise.setProgressValueAndText(done, what);
                 if (progress)
-                    QMetaObject::invokeMethod(qApp, [progress, done, total, what] { progress({done, total, what}); });
+                    QMetaObject::invokeMethod(context, [progress, done, total, what] { progress({done, total, what}); });
             };
             auto result = runBench(config, *target, cancel, callbacks);
             if (result)
@@ -32,7 +35,7 @@ BenchJob startBench(BenchConfig config, std::function<void(BenchOutcome)> finish
                 outcome.error = result.error();
         }
         if (finished)
-            QMetaObject::invokeMethod(qApp, [finished, outcome] { finished(outcome); });
+            QMetaObject::invokeMethod(context, [finished, outcome] { finished(outcome); });
     });
     return job;
 }

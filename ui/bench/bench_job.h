@@ -23,10 +23,11 @@ struct BenchOutcome {
 
 struct BenchJob {
     QFuture<BenchPoint> future; // one result per finished point
-    CancelFlag cancel;          // set it (with future.cancel()) to stop within one buffer read
+    CancelFlag cancel; // set it (with future.cancel()) to stop within one buffer read
 };
 
-// `finished` and `progress` run on the UI thread.
-BenchJob startBench(BenchConfig config, std::function<void(BenchOutcome)> finished, std::function<void(BenchProgress)> progress);
+// `finished` and `progress` run on `receiver`'s thread, never after `receiver` is destroyed: its
+// destructor must wait for `future`.
+BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(BenchOutcome)> finished, std::function<void(BenchProgress)> progress);
 
 } // namespace asc::ui

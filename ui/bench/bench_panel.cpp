@@ -52,7 +52,10 @@ static QString QFileInfoName(const QString &path)
 }
 
 BenchPanel::BenchPanel(QWidget *parent)
-    : QWidget(parent), chart_(new BenchmarkChart(this)), statistics_(new StatisticsModel(this)), writeChart_(new BenchmarkChart(this))
+    : QWidget(parent),
+      chart_(new BenchmarkChart(this)),
+      statistics_(new StatisticsModel(this)),
+      writeChart_(new BenchmarkChart(this))
 {
     auto *layout = new QHBoxLayout(this);
     auto *settings = new QWidget(this);
@@ -422,12 +425,13 @@ void BenchPanel::run()
     });
     connect(watcher, &QFutureWatcher<BenchPoint>::finished, watcher, &QObject::deleteLater);
     job_ = startBench(
-        running_config_, [this](BenchOutcome outcome) { finished(std::move(outcome)); },
+        this, running_config_, [this](BenchOutcome outcome) { finished(std::move(outcome)); },
         [this](BenchProgress p) {
             if (!running_)
                 return;
             progress_->setRange(0, p.total);
             progress_->setValue(p.done);
+            Q_EMIT progressed(p.done, p.total);
             QString eta;
             if (p.done > 0) {
                 const qint64 left = clock_.elapsed() * (p.total - p.done) / p.done / 1000;
@@ -483,8 +487,7 @@ void BenchPanel::compareHistory(int a, int b)
     chart_->setResults({{nameA, resultA}, {nameB, resultB}});
     QString text = tr("A = %1\nB = %2 (Welch's t-test, verdict only when p < 0.05)\n\n").arg(nameA, nameB);
     for (const PointComparison &c : comparePoints(resultA, resultB))
-        text += QStringLiteral("%1 %2 pass %3: B/A = %4 ± %5  %6\n").arg(c.strategy, sizeLabel(c.buffer)).arg(c.pass)
-                    .arg(c.ratio.value, 0, 'f', 3).arg(c.ratio.sd, 0, 'f', 3).arg(c.verdict);
+        text += QStringLiteral("%1 %2 pass %3: B/A = %4 ± %5  %6\n").arg(c.strategy, sizeLabel(c.buffer)).arg(c.pass).arg(c.ratio.value, 0, 'f', 3).arg(c.ratio.sd, 0, 'f', 3).arg(c.verdict);
     comparison_->setPlainText(text);
 }
 

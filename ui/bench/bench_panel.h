@@ -64,6 +64,8 @@ public:
     QTableWidget *writeTable() const { return writeTable_; }
 
 Q_SIGNALS:
+    // After each finished point of a run: `done` of `total`.
+    void progressed(int done, int total);
     void runFinished(bool ok);
     void writesFinished(bool ok);
 

@@ -5,7 +5,10 @@
 
 namespace asc::ui {
 
-StatisticsModel::StatisticsModel(QObject *parent) : QAbstractTableModel(parent) {}
+StatisticsModel::StatisticsModel(QObject *parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void StatisticsModel::setPoints(std::vector<BenchPoint> points)
 {
@@ -103,9 +106,16 @@ QString StatisticsModel::toCsv() const
     QString out = QStringLiteral("strategy,buffer,pass,mean_mibps,sd_mibps,median_mibps,min_mibps,max_mibps,cpu_seconds,syscalls\n");
     for (const BenchPoint &p : points_) {
         out += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10\n")
-                   .arg(p.strategy).arg(p.buffer).arg(p.pass)
-                   .arg(p.mibps.mean, 0, 'f', 2).arg(p.mibps.sd, 0, 'f', 2).arg(p.mibps.median, 0, 'f', 2)
-                   .arg(p.mibps.min, 0, 'f', 2).arg(p.mibps.max, 0, 'f', 2).arg(cpuSeconds(p), 0, 'f', 4).arg(p.medianSyscalls(), 0, 'f', 0);
+                   .arg(p.strategy)
+                   .arg(p.buffer)
+                   .arg(p.pass)
+                   .arg(p.mibps.mean, 0, 'f', 2)
+                   .arg(p.mibps.sd, 0, 'f', 2)
+                   .arg(p.mibps.median, 0, 'f', 2)
+                   .arg(p.mibps.min, 0, 'f', 2)
+                   .arg(p.mibps.max, 0, 'f', 2)
+                   .arg(cpuSeconds(p), 0, 'f', 4)
+                   .arg(p.medianSyscalls(), 0, 'f', 0);
     }
     return out;
 }

@@ -12,7 +12,17 @@ namespace asc::ui {
 class StatisticsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Strategy, Buffer, Pass, Mean, Sd, Median, Min, Max, Cpu, Syscalls, ColumnCount };
+    enum Column { Strategy,
+                  Buffer,
+                  Pass,
+                  Mean,
+                  Sd,
+                  Median,
+                  Min,
+                  Max,
+                  Cpu,
+                  Syscalls,
+                  ColumnCount };
     explicit StatisticsModel(QObject *parent = nullptr);
 
     void setPoints(std::vector<BenchPoint> points);

@@ -37,7 +37,8 @@ auto countingThreadSyscalls(Body body) -> decltype(body())
 
 class StdioStrategy final : public ReadStrategy {
 public:
-    explicit StdioStrategy(bool defaultBuffer) : defaultBuffer_(defaultBuffer) {}
+    explicit StdioStrategy(bool defaultBuffer)
+        : defaultBuffer_(defaultBuffer) {}
     QString name() const override { return defaultBuffer_ ? QStringLiteral("stdio-default") : QStringLiteral("stdio"); }
     QString description() const override
     {
@@ -119,8 +120,17 @@ public:
 
 } // namespace
 
-StrategyPtr makeStdioStrategy() { return std::make_shared<StdioStrategy>(false); }
-StrategyPtr makeStdioDefaultStrategy() { return std::make_shared<StdioStrategy>(true); }
-StrategyPtr makeQFileStrategy() { return std::make_shared<QFileStrategy>(); }
+StrategyPtr makeStdioStrategy()
+{
+    return std::make_shared<StdioStrategy>(false);
+}
+StrategyPtr makeStdioDefaultStrategy()
+{
+    return std::make_shared<StdioStrategy>(true);
+}
+StrategyPtr makeQFileStrategy()
+{
+    return std::make_shared<QFileStrategy>();
+}
 
 } // namespace asc

@@ -57,8 +57,11 @@ Result<ReadOutcome> readLoop(const ReadTarget &target, char *buffer, size_t size
 
 class ReadCallStrategy final : public ReadStrategy {
 public:
-    enum class Kind { Read, Pread, Fadvise };
-    explicit ReadCallStrategy(Kind kind) : kind_(kind) {}
+    enum class Kind { Read,
+                      Pread,
+                      Fadvise };
+    explicit ReadCallStrategy(Kind kind)
+        : kind_(kind) {}
     QString name() const override
     {
         switch (kind_) {
@@ -192,10 +195,25 @@ public:
 
 } // namespace
 
-StrategyPtr makeReadStrategy() { return std::make_shared<ReadCallStrategy>(ReadCallStrategy::Kind::Read); }
-StrategyPtr makePreadStrategy() { return std::make_shared<ReadCallStrategy>(ReadCallStrategy::Kind::Pread); }
-StrategyPtr makeFadviseStrategy() { return std::make_shared<ReadCallStrategy>(ReadCallStrategy::Kind::Fadvise); }
-StrategyPtr makeDirectStrategy() { return std::make_shared<DirectStrategy>(); }
-StrategyPtr makeMmapStrategy() { return std::make_shared<MmapStrategy>(); }
+StrategyPtr makeReadStrategy()
+{
+    return std::make_shared<ReadCallStrategy>(ReadCallStrategy::Kind::Read);
+}
+StrategyPtr makePreadStrategy()
+{
+    return std::make_shared<ReadCallStrategy>(ReadCallStrategy::Kind::Pread);
+}
+StrategyPtr makeFadviseStrategy()
+{
+    return std::make_shared<ReadCallStrategy>(ReadCallStrategy::Kind::Fadvise);
+}
+StrategyPtr makeDirectStrategy()
+{
+    return std::make_shared<DirectStrategy>();
+}
+StrategyPtr makeMmapStrategy()
+{
+    return std::make_shared<MmapStrategy>();
+}
 
 } // namespace asc

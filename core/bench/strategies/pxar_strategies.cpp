@@ -37,7 +37,8 @@ uint64_t totalBytes(const ReadTarget &target)
 
 class PxarStrategy : public ReadStrategy {
 public:
-    explicit PxarStrategy(bool async) : async_(async) {}
+    explicit PxarStrategy(bool async)
+        : async_(async) {}
     QString group() const override { return QStringLiteral("pxar"); }
     QString notApplicable(const ReadTarget &target) const override { return pxarOnly(target); }
     uint64_t expectedBytes(const ReadTarget &target) const override { return totalBytes(target); }
@@ -53,7 +54,7 @@ public:
     QString description() const override
     {
         return async_ ? QStringLiteral("pxar sequential decoder over io_uring read-ahead (reads of N, 512 KiB in flight; under 64 KiB taken by a "
-                                             "polling kernel thread, from 1 MiB done by io_uring workers), every entry and payload")
+                                       "polling kernel thread, from 1 MiB done by io_uring workers), every entry and payload")
                       : QStringLiteral("pxar sequential decoder over our buffered stream of capacity N, every entry and payload");
     }
 
@@ -295,7 +296,13 @@ public:
 
 } // namespace
 
-StrategyPtr makePxarDecoderStrategy(bool async) { return std::make_shared<DecoderStrategy>(async); }
-StrategyPtr makePxarAccessorStrategy(bool async) { return std::make_shared<AccessorStrategy>(async); }
+StrategyPtr makePxarDecoderStrategy(bool async)
+{
+    return std::make_shared<DecoderStrategy>(async);
+}
+StrategyPtr makePxarAccessorStrategy(bool async)
+{
+    return std::make_shared<AccessorStrategy>(async);
+}
 
 } // namespace asc

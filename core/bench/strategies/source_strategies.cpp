@@ -43,7 +43,8 @@ public:
 
 class AsyncStrategy final : public ReadStrategy {
 public:
-    explicit AsyncStrategy(int depth) : depth_(depth) {}
+    explicit AsyncStrategy(int depth)
+        : depth_(depth) {}
     QString name() const override { return QStringLiteral("uring-qd%1").arg(depth_); }
     QString description() const override
     {
@@ -125,7 +126,8 @@ private:
 // they lie in the stream's buffer.
 class FramedStrategy final : public ReadStrategy {
 public:
-    explicit FramedStrategy(bool zeroCopy) : zeroCopy_(zeroCopy) {}
+    explicit FramedStrategy(bool zeroCopy)
+        : zeroCopy_(zeroCopy) {}
     QString name() const override { return zeroCopy_ ? QStringLiteral("buffered-stream-zero-copy") : QStringLiteral("buffered-stream-copy"); }
     QString description() const override
     {
@@ -178,8 +180,17 @@ private:
 
 } // namespace
 
-StrategyPtr makeSourceStrategy() { return std::make_shared<SourceStrategy>(); }
-StrategyPtr makeAsyncStrategy(int queueDepth) { return std::make_shared<AsyncStrategy>(queueDepth); }
-StrategyPtr makeFramedStrategy(bool zeroCopy) { return std::make_shared<FramedStrategy>(zeroCopy); }
+StrategyPtr makeSourceStrategy()
+{
+    return std::make_shared<SourceStrategy>();
+}
+StrategyPtr makeAsyncStrategy(int queueDepth)
+{
+    return std::make_shared<AsyncStrategy>(queueDepth);
+}
+StrategyPtr makeFramedStrategy(bool zeroCopy)
+{
+    return std::make_shared<FramedStrategy>(zeroCopy);
+}
 
 } // namespace asc

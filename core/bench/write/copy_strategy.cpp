@@ -14,7 +14,8 @@ namespace {
 
 class CopyStrategy final : public ReadStrategy {
 public:
-    explicit CopyStrategy(bool fsync) : fsync_(fsync) {}
+    explicit CopyStrategy(bool fsync)
+        : fsync_(fsync) {}
     QString name() const override { return fsync_ ? QStringLiteral("copy-fsync") : QStringLiteral("copy"); }
     QString description() const override
     {
@@ -75,6 +76,9 @@ private:
 
 } // namespace
 
-StrategyPtr makeCopyStrategy(bool fsyncAtEnd) { return std::make_shared<CopyStrategy>(fsyncAtEnd); }
+StrategyPtr makeCopyStrategy(bool fsyncAtEnd)
+{
+    return std::make_shared<CopyStrategy>(fsyncAtEnd);
+}
 
 } // namespace asc

@@ -130,7 +130,8 @@ Result<WriteBenchResult> runWriteBench(const WriteBenchConfig &config, const Can
         result.warnings << QStringLiteral("%1 is on %2: nothing reaches a device, so there are no device writes to count").arg(config.directory, result.filesystem);
     const BlockCounter block = blockCounterFor(config.directory);
     const bool haveProc = readProcIo().has_value();
-    result.deviceBytesSource = block.read() ? QStringLiteral("block-stat") : haveProc ? QStringLiteral("proc-io") : QStringLiteral("none");
+    result.deviceBytesSource = block.read() ? QStringLiteral("block-stat") : haveProc ? QStringLiteral("proc-io")
+                                                                                      : QStringLiteral("none");
     if (result.deviceBytesSource == QLatin1String("block-stat"))
         result.warnings << QStringLiteral("device bytes are the whole device's sectors-written counter (%1): other writers on it add noise; runs are repeated and medians taken").arg(block.statPath);
 
@@ -228,10 +229,7 @@ QJsonObject toJson(const WriteBenchResult &result)
         j[QStringLiteral("buffer")] = double(p.buffer);
         QJsonArray runs;
         for (const WriteRun &r : p.runs)
-            runs.append(QJsonObject{{QStringLiteral("seconds"), r.seconds}, {QStringLiteral("write_calls"), double(r.writeCalls)},
-                                    {QStringLiteral("bytes_to_write_calls"), double(r.bytesToWriteCalls)},
-                                    {QStringLiteral("device_bytes"), r.deviceBytes < 0 ? QJsonValue() : QJsonValue(double(r.deviceBytes))},
-                                    {QStringLiteral("proc_write_bytes"), r.procWriteBytes < 0 ? QJsonValue() : QJsonValue(double(r.procWriteBytes))}});
+            runs.append(QJsonObject{{QStringLiteral("seconds"), r.seconds}, {QStringLiteral("write_calls"), double(r.writeCalls)}, {QStringLiteral("bytes_to_write_calls"), double(r.bytesToWriteCalls)}, {QStringLiteral("device_bytes"), r.deviceBytes < 0 ? QJsonValue() : QJsonValue(double(r.deviceBytes))}, {QStringLiteral("proc_write_bytes"), r.procWriteBytes < 0 ? QJsonValue() : QJsonValue(double(r.procWriteBytes))}});
         j[QStringLiteral("runs")] = runs;
         j[QStringLiteral("write_calls")] = double(p.writeCalls);
         j[QStringLiteral("bytes_to_write_calls")] = double(p.bytesToWriteCalls);

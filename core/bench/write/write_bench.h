@@ -17,7 +17,7 @@ inline constexpr quint32 kWriteBenchSeed = 0x5eed;
 
 struct WriteBenchConfig {
     QString directory;
-    QStringList strategies;          // empty = all
+    QStringList strategies; // empty = all
     std::vector<uint64_t> fileSizes;
     uint64_t buffer = 8192;
     int runs = 5;
@@ -29,7 +29,7 @@ struct WriteRun {
     double seconds = 0;
     uint64_t writeCalls = 0;
     uint64_t bytesToWriteCalls = 0;
-    int64_t deviceBytes = -1;        // -1 when nothing could count them
+    int64_t deviceBytes = -1; // -1 when nothing could count them
     int64_t procWriteBytes = -1;
 };
 
@@ -38,10 +38,10 @@ struct WritePoint {
     uint64_t fileSize = 0;
     uint64_t buffer = 0;
     std::vector<WriteRun> runs;
-    uint64_t writeCalls = 0;         // medians over runs
+    uint64_t writeCalls = 0; // medians over runs
     uint64_t bytesToWriteCalls = 0;
     int64_t deviceBytes = -1;
-    double amplification = 0;        // device bytes / payload bytes
+    double amplification = 0; // device bytes / payload bytes
     double meanSeconds = 0;
     QString note;
 };
@@ -50,7 +50,7 @@ struct WriteBenchResult {
     WriteBenchConfig config;
     QJsonObject machine;
     QString filesystem;
-    QString deviceBytesSource;       // "block-stat", "proc-io" or "none"
+    QString deviceBytesSource; // "block-stat", "proc-io" or "none"
     QStringList warnings;
     std::vector<WritePoint> points;
 };

@@ -22,7 +22,7 @@ namespace {
 // Opens where the payload goes: the target itself, or a temporary name for an atomic replace.
 struct Destination {
     int fd = -1;
-    QByteArray name;     // what was opened
+    QByteArray name; // what was opened
     QByteArray target;
 };
 
@@ -179,7 +179,8 @@ public:
 
 class StdioWrite final : public WriteStrategy {
 public:
-    explicit StdioWrite(bool fixed8k) : fixed8k_(fixed8k) {}
+    explicit StdioWrite(bool fixed8k)
+        : fixed8k_(fixed8k) {}
     QString name() const override { return fixed8k_ ? QStringLiteral("stdio-8k") : QStringLiteral("stdio-N"); }
     bool usesBuffer() const override { return !fixed8k_; }
     QString description() const override
@@ -315,8 +316,12 @@ public:
 const std::vector<WriteStrategyPtr> &writeStrategies()
 {
     static const std::vector<WriteStrategyPtr> all = {
-        std::make_shared<StdioWrite>(true), std::make_shared<StdioWrite>(false), std::make_shared<ChunkedWrite>(),
-        std::make_shared<SingleWrite>(),    std::make_shared<GatheredWrite>(),   std::make_shared<MmapWrite>(),
+        std::make_shared<StdioWrite>(true),
+        std::make_shared<StdioWrite>(false),
+        std::make_shared<ChunkedWrite>(),
+        std::make_shared<SingleWrite>(),
+        std::make_shared<GatheredWrite>(),
+        std::make_shared<MmapWrite>(),
         std::make_shared<DirectWrite>(),
     };
     return all;

@@ -14,18 +14,18 @@
 namespace asc {
 
 struct WriteJob {
-    int dirfd = -1;               // the directory to write in
-    QString dirName;              // for messages
-    QByteArray fileName;          // the target's name inside it
+    int dirfd = -1; // the directory to write in
+    QString dirName; // for messages
+    QByteArray fileName; // the target's name inside it
     const char *payload = nullptr;
     size_t size = 0;
-    size_t buffer = 8192;         // N
+    size_t buffer = 8192; // N
     bool atomic = false;
     bool fsync = false;
 };
 
 struct WriteOutcome {
-    uint64_t writeCalls = 0;      // write-type system calls for the payload
+    uint64_t writeCalls = 0; // write-type system calls for the payload
     uint64_t bytesToWriteCalls = 0;
     QString note;
 };
@@ -33,7 +33,7 @@ struct WriteOutcome {
 class WriteStrategy {
 public:
     virtual ~WriteStrategy() = default;
-    virtual QString name() const = 0;          // e.g. "write-N"
+    virtual QString name() const = 0; // e.g. "write-N"
     virtual QString description() const = 0;
     // Whether N (WriteJob::buffer) changes what it does: a buffer sweep repeats only these.
     virtual bool usesBuffer() const { return true; }

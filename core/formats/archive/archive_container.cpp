@@ -15,7 +15,9 @@
 namespace asc {
 
 ArchiveContainer::ArchiveContainer(SourcePtr source, LibarchiveReader::Mode mode)
-    : source_(std::move(source)), mode_(mode), charset_(currentNameCharset())
+    : source_(std::move(source)),
+      mode_(mode),
+      charset_(currentNameCharset())
 {
 }
 
@@ -45,9 +47,20 @@ static QString shortFormatName(const QString &libarchiveName, LibarchiveReader::
     const QString lower = libarchiveName.toLower();
     // Longer names first: "7-zip" contains "zip", "xar" and "warc" contain "ar".
     static const std::pair<const char *, const char *> known[] = {
-        {"7-zip", "7z"}, {"rar5", "rar5"}, {"rar", "rar"}, {"xar", "xar"},   {"warc", "warc"},
-        {"tar", "tar"},  {"zip", "zip"},   {"iso9660", "iso9660"}, {"cpio", "cpio"}, {"cab", "cab"},
-        {"lha", "lha"},  {"mtree", "mtree"}, {"empty", "empty"}, {"ar", "ar"},
+        {"7-zip", "7z"},
+        {"rar5", "rar5"},
+        {"rar", "rar"},
+        {"xar", "xar"},
+        {"warc", "warc"},
+        {"tar", "tar"},
+        {"zip", "zip"},
+        {"iso9660", "iso9660"},
+        {"cpio", "cpio"},
+        {"cab", "cab"},
+        {"lha", "lha"},
+        {"mtree", "mtree"},
+        {"empty", "empty"},
+        {"ar", "ar"},
     };
     for (const auto &[needle, name] : known) {
         if (lower.contains(QLatin1String(needle)))

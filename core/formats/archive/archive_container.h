@@ -33,8 +33,8 @@ private:
     QString libarchiveFormat_;
     QStringList filters_;
     bool appendable_ = false; // tar, cpio, ar: streams that can be appended to
-    QByteArray charset_;     // names decoded from this (empty: as stored), fixed at open
-    CompressedFacts facts_;  // single compressed files only
+    QByteArray charset_; // names decoded from this (empty: as stored), fixed at open
+    CompressedFacts facts_; // single compressed files only
 };
 
 } // namespace asc

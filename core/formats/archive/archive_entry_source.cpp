@@ -12,7 +12,11 @@ namespace asc {
 static constexpr uint64_t kInMemoryLimit = 16 * 1024 * 1024;
 
 ArchiveEntrySource::ArchiveEntrySource(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, uint64_t ordinal, QString name)
-    : archive_(std::move(archive)), mode_(mode), charset_(std::move(charset)), ordinal_(ordinal), name_(std::move(name))
+    : archive_(std::move(archive)),
+      mode_(mode),
+      charset_(std::move(charset)),
+      ordinal_(ordinal),
+      name_(std::move(name))
 {
 }
 

@@ -52,16 +52,26 @@ std::vector<Format> archiveFormats()
     archive.name = QStringLiteral("archive");
     archive.description = QStringLiteral("archives libarchive reads");
     archive.mimeTypes = {
-        QStringLiteral("application/x-tar"), QStringLiteral("application/x-compressed-tar"),
-        QStringLiteral("application/x-bzip-compressed-tar"), QStringLiteral("application/x-xz-compressed-tar"),
-        QStringLiteral("application/x-zstd-compressed-tar"), QStringLiteral("application/x-lz4-compressed-tar"),
-        QStringLiteral("application/x-lzip-compressed-tar"), QStringLiteral("application/zip"),
-        QStringLiteral("application/x-7z-compressed"), QStringLiteral("application/x-cd-image"),
-        QStringLiteral("application/x-cpio"), QStringLiteral("application/x-archive"),
-        QStringLiteral("application/x-xar"), QStringLiteral("application/vnd.ms-cab-compressed"),
-        QStringLiteral("application/vnd.rar"), QStringLiteral("application/x-rar"),
-        QStringLiteral("application/x-lha"), QStringLiteral("application/x-lzh-compressed"),
-        QStringLiteral("application/java-archive"), QStringLiteral("application/vnd.debian.binary-package"),
+        QStringLiteral("application/x-tar"),
+        QStringLiteral("application/x-compressed-tar"),
+        QStringLiteral("application/x-bzip-compressed-tar"),
+        QStringLiteral("application/x-xz-compressed-tar"),
+        QStringLiteral("application/x-zstd-compressed-tar"),
+        QStringLiteral("application/x-lz4-compressed-tar"),
+        QStringLiteral("application/x-lzip-compressed-tar"),
+        QStringLiteral("application/zip"),
+        QStringLiteral("application/x-7z-compressed"),
+        QStringLiteral("application/x-cd-image"),
+        QStringLiteral("application/x-cpio"),
+        QStringLiteral("application/x-archive"),
+        QStringLiteral("application/x-xar"),
+        QStringLiteral("application/vnd.ms-cab-compressed"),
+        QStringLiteral("application/vnd.rar"),
+        QStringLiteral("application/x-rar"),
+        QStringLiteral("application/x-lha"),
+        QStringLiteral("application/x-lzh-compressed"),
+        QStringLiteral("application/java-archive"),
+        QStringLiteral("application/vnd.debian.binary-package"),
         QStringLiteral("application/x-rpm"),
     };
     archive.variants = {
@@ -86,9 +96,12 @@ std::vector<Format> archiveFormats()
     compressed.name = QStringLiteral("compressed");
     compressed.description = QStringLiteral("a single compressed file (gz, bz2, xz, zst, lz4, lzip, Z) as one entry");
     compressed.mimeTypes = {
-        QStringLiteral("application/gzip"), QStringLiteral("application/x-bzip"),
-        QStringLiteral("application/x-xz"), QStringLiteral("application/zstd"),
-        QStringLiteral("application/x-lz4"), QStringLiteral("application/x-lzip"),
+        QStringLiteral("application/gzip"),
+        QStringLiteral("application/x-bzip"),
+        QStringLiteral("application/x-xz"),
+        QStringLiteral("application/zstd"),
+        QStringLiteral("application/x-lz4"),
+        QStringLiteral("application/x-lzip"),
         QStringLiteral("application/x-compress"),
     };
     compressed.suffixes = {QStringLiteral("gz"), QStringLiteral("bz2"), QStringLiteral("xz"), QStringLiteral("zst"), QStringLiteral("lz4"), QStringLiteral("lz"), QStringLiteral("lzma"), QStringLiteral("Z")};

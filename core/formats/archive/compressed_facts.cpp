@@ -13,8 +13,14 @@ namespace asc {
 
 namespace {
 
-uint32_t le32(const unsigned char *p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
-uint64_t le64(const unsigned char *p) { return uint64_t(le32(p)) | uint64_t(le32(p + 4)) << 32; }
+uint32_t le32(const unsigned char *p)
+{
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+uint64_t le64(const unsigned char *p)
+{
+    return uint64_t(le32(p)) | uint64_t(le32(p + 4)) << 32;
+}
 
 bool readExact(const ByteSource &source, uint64_t offset, void *out, size_t size)
 {
@@ -36,7 +42,7 @@ std::optional<uint64_t> inflatedSize(const ByteSource &source)
     uint64_t total = 0;
     size_t at = 0;
     while (at < in.size()) {
-        z_stream z {};
+        z_stream z{};
         if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
             return std::nullopt;
         z.next_in = reinterpret_cast<Bytef *>(in.data() + at);
@@ -130,7 +136,7 @@ std::optional<uint64_t> xzSize(const ByteSource &source)
         }
         if (end < 2 * LZMA_STREAM_HEADER_SIZE || !readExact(source, end - sizeof footer, footer, sizeof footer))
             return std::nullopt;
-        lzma_stream_flags flags {};
+        lzma_stream_flags flags{};
         if (lzma_stream_footer_decode(&flags, footer) != LZMA_OK || flags.backward_size > (64ULL << 20) ||
             flags.backward_size + LZMA_STREAM_HEADER_SIZE > end)
             return std::nullopt;
@@ -192,7 +198,7 @@ std::optional<uint64_t> zstdSize(const ByteSource &source)
             at += 8 + le32(h + 4);
             continue;
         }
-        ZSTD_frameHeader fh {};
+        ZSTD_frameHeader fh{};
         if (ZSTD_getFrameHeader(&fh, h, want) != 0 || fh.frameContentSize == ZSTD_CONTENTSIZE_UNKNOWN)
             return std::nullopt;
         total += fh.frameContentSize;
@@ -227,7 +233,9 @@ CompressedFacts readCompressedFacts(const ByteSource &source)
     CompressedFacts facts;
     if (head[0] == 0x1f && head[1] == 0x8b && size >= 18)
         return gzipFacts(source, head);
-    if (std::memcmp(head, "\xFD" "7zXZ\0", 6) == 0)
+    if (std::memcmp(head, "\xFD"
+                          "7zXZ\0",
+                    6) == 0)
         facts.size = xzSize(source);
     else if (std::memcmp(head, "LZIP", 4) == 0)
         facts.size = lzipSize(source);

@@ -13,8 +13,8 @@
 namespace asc {
 
 struct CompressedFacts {
-    std::optional<uint64_t> size;  // decompressed bytes
-    std::optional<int64_t> mtime;  // seconds since the epoch
+    std::optional<uint64_t> size; // decompressed bytes
+    std::optional<int64_t> mtime; // seconds since the epoch
 };
 
 CompressedFacts readCompressedFacts(const ByteSource &source);

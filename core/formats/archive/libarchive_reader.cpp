@@ -17,7 +17,9 @@ namespace asc {
 static constexpr size_t kBlockSize = 1 << 20;
 
 LibarchiveReader::LibarchiveReader(SourcePtr source, Mode mode)
-    : source_(std::move(source)), mode_(mode), block_(kBlockSize)
+    : source_(std::move(source)),
+      mode_(mode),
+      block_(kBlockSize)
 {
 }
 

@@ -19,7 +19,7 @@ namespace asc {
 class LibarchiveReader {
 public:
     enum class Mode {
-        Archives,        // every archive format and every filter
+        Archives, // every archive format and every filter
         SingleCompressed // the "raw" format: one compressed file (disk.img.xz) as one entry
     };
 

@@ -34,7 +34,9 @@ void setDefaultNameCharset(const QByteArray &charset)
     defaultCharset() = charset;
 }
 
-NameCharsetScope::NameCharsetScope(QByteArray charset) : charset_(std::move(charset)), outer_(tCharset)
+NameCharsetScope::NameCharsetScope(QByteArray charset)
+    : charset_(std::move(charset)),
+      outer_(tCharset)
 {
     tCharset = &charset_;
 }

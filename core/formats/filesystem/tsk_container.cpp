@@ -33,7 +33,9 @@ void closeImage(TSK_IMG_INFO *img)
     delete reinterpret_cast<ExternalImage *>(img);
 }
 
-void statImage(TSK_IMG_INFO *, FILE *) {}
+void statImage(TSK_IMG_INFO *, FILE *)
+{
+}
 
 QString tskError()
 {
@@ -78,7 +80,10 @@ namespace {
 class TskFileSource final : public ByteSource {
 public:
     TskFileSource(std::shared_ptr<TskContainer::Handles> handles, TSK_INUM_T inode, uint64_t size, QString name)
-        : handles_(std::move(handles)), inode_(inode), size_(size), name_(std::move(name)) {}
+        : handles_(std::move(handles)),
+          inode_(inode),
+          size_(size),
+          name_(std::move(name)) {}
     ~TskFileSource() override
     {
         std::lock_guard lock(handles_->mutex);
@@ -195,7 +200,11 @@ TSK_WALK_RET_ENUM visit(TSK_FS_FILE *file, const char *parent, void *data)
 
 } // namespace
 
-TskContainer::TskContainer(SourcePtr volume) : volume_(std::move(volume)), handles_(std::make_shared<Handles>()) {}
+TskContainer::TskContainer(SourcePtr volume)
+    : volume_(std::move(volume)),
+      handles_(std::make_shared<Handles>())
+{
+}
 
 TskContainer::~TskContainer() = default;
 

@@ -21,11 +21,16 @@ public:
 
 protected:
     struct Block {
-        enum Kind { Zero, Data, Compressed } kind = Zero;
-        uint64_t host = 0;      // Data: file offset of the block's first byte; Compressed: where its record is
+        enum Kind { Zero,
+                    Data,
+                    Compressed } kind = Zero;
+        uint64_t host = 0; // Data: file offset of the block's first byte; Compressed: where its record is
         bool allocated = false; // false: the image says nothing (reads as zeros)
     };
-    BlockImage(SourcePtr file, uint64_t size, uint64_t blockSize) : file_(std::move(file)), size_(size), blockSize_(blockSize) {}
+    BlockImage(SourcePtr file, uint64_t size, uint64_t blockSize)
+        : file_(std::move(file)),
+          size_(size),
+          blockSize_(blockSize) {}
     virtual Result<Block> block(uint64_t index) const = 0;
     // Formats that cannot have a backing file (VDI, VHD, VHDX) own every byte: their holes are
     // present zeros in `map`, as qemu-img map reports them. VMDK holes may defer to a parent.

@@ -13,10 +13,10 @@ namespace asc {
 struct DiskExtent {
     uint64_t start = 0;
     uint64_t length = 0;
-    int depth = 0;          // 0 = the image itself, 1 = its backing file, ...
-    bool present = false;   // some layer defines this range (else it reads as zeros by default)
-    bool zero = false;      // reads as zeros
-    bool data = false;      // stored data is read
+    int depth = 0; // 0 = the image itself, 1 = its backing file, ...
+    bool present = false; // some layer defines this range (else it reads as zeros by default)
+    bool zero = false; // reads as zeros
+    bool data = false; // stored data is read
     bool compressed = false;
     std::optional<uint64_t> offset; // host offset in the file of layer `depth`, for plain data
 };

@@ -19,7 +19,9 @@ public:
     const SourcePtr &source() const override { return disk_; }
 
 private:
-    PartitionContainer(SourcePtr disk, PartitionTable table) : disk_(std::move(disk)), table_(std::move(table)) {}
+    PartitionContainer(SourcePtr disk, PartitionTable table)
+        : disk_(std::move(disk)),
+          table_(std::move(table)) {}
     SourcePtr disk_;
     PartitionTable table_;
     std::vector<Entry> entries_;

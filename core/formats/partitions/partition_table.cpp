@@ -13,10 +13,23 @@ namespace {
 constexpr uint32_t kMaxGptEntries = 16384;
 constexpr int kMaxLogical = 256;
 
-uint32_t le32(const char *p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
-uint64_t le64(const char *p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
+uint32_t le32(const char *p)
+{
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+uint64_t le64(const char *p)
+{
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
 
-bool isExtended(uint8_t type) { return type == 0x05 || type == 0x0F || type == 0x85; }
+bool isExtended(uint8_t type)
+{
+    return type == 0x05 || type == 0x0F || type == 0x85;
+}
 
 QString mbrTypeName(uint8_t type)
 {

@@ -16,7 +16,9 @@ namespace {
 class WindowInput final : public SequentialInput {
 public:
     WindowInput(SourcePtr source, uint64_t start, uint64_t windowOffset, const QByteArray *window)
-        : source_(std::move(source)), position_(start), windowOffset_(windowOffset)
+        : source_(std::move(source)),
+          position_(start),
+          windowOffset_(windowOffset)
     {
         if (window)
             window_ = *window;

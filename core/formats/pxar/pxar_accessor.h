@@ -53,7 +53,9 @@ public:
     static constexpr size_t kWindow = 4096;
 
 private:
-    Accessor(SourcePtr archive, SourcePtr payload) : archive_(std::move(archive)), payload_(std::move(payload)) {}
+    Accessor(SourcePtr archive, SourcePtr payload)
+        : archive_(std::move(archive)),
+          payload_(std::move(payload)) {}
     Result<Directory> directoryAt(uint64_t end, uint64_t lowerBound) const;
     Result<PxarEntry> decodeAt(uint64_t filenameOffset, uint64_t end, const QByteArray &parentPath, uint64_t expectedHash,
                                uint64_t windowOffset, const QByteArray *window) const;

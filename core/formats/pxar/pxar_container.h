@@ -33,7 +33,9 @@ public:
 
 private:
     PxarContainer(SourcePtr archive, SourcePtr payload, std::shared_ptr<pxar::Accessor> accessor)
-        : archive_(std::move(archive)), payload_(std::move(payload)), accessor_(std::move(accessor)) {}
+        : archive_(std::move(archive)),
+          payload_(std::move(payload)),
+          accessor_(std::move(accessor)) {}
     Entry toEntry(const pxar::PxarEntry &e, uint64_t ordinal) const;
     // Every entry but the root in archive order, decoded with the sync decoder; stops when the
     // sink returns false or an error.

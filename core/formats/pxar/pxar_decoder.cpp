@@ -8,7 +8,8 @@
 namespace asc::pxar {
 
 Decoder::Decoder(std::unique_ptr<SequentialInput> archive, std::unique_ptr<SequentialInput> payload)
-    : archive_(std::move(archive)), payload_(std::move(payload))
+    : archive_(std::move(archive)),
+      payload_(std::move(payload))
 {
 }
 

@@ -33,7 +33,7 @@ private:
     std::unique_ptr<SequentialInput> archive_;
     std::unique_ptr<SequentialInput> payload_;
     std::vector<QByteArray> directories_; // paths of the open directories
-    std::optional<Header> pending_;       // a header read ahead that belongs to a directory
+    std::optional<Header> pending_; // a header read ahead that belongs to a directory
     bool started_ = false;
     bool finished_ = false;
     uint64_t version_ = 1;

@@ -11,7 +11,14 @@
 
 namespace asc::pxar {
 
-enum class Kind { Directory, File, Symlink, Hardlink, CharDevice, BlockDevice, Fifo, Socket };
+enum class Kind { Directory,
+                  File,
+                  Symlink,
+                  Hardlink,
+                  CharDevice,
+                  BlockDevice,
+                  Fifo,
+                  Socket };
 
 struct AclEntry {
     uint64_t id = 0;
@@ -19,16 +26,16 @@ struct AclEntry {
 };
 
 struct PxarEntry {
-    QByteArray path;          // "/" for the root, "/dir/name" below it
+    QByteArray path; // "/" for the root, "/dir/name" below it
     Kind kind = Kind::Directory;
-    uint64_t mode = 0;        // st_mode incl. type bits
+    uint64_t mode = 0; // st_mode incl. type bits
     uint64_t flags = 0;
     uint32_t uid = 0;
     uint32_t gid = 0;
     int64_t mtimeSecs = 0;
     uint32_t mtimeNanos = 0;
-    uint64_t size = 0;        // regular files: content bytes
-    QByteArray target;        // symlink target, or hardlink target path (as stored)
+    uint64_t size = 0; // regular files: content bytes
+    QByteArray target; // symlink target, or hardlink target path (as stored)
     uint64_t hardlinkOffset = 0;
     uint64_t deviceMajor = 0;
     uint64_t deviceMinor = 0;

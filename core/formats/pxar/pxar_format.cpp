@@ -14,7 +14,10 @@ uint64_t maxBodySize(uint64_t type)
     case kHardlink: return 8 + kMaxPath + 1;
     case kDevice: return 16;
     case kXattr: return kMaxXattr;
-    case kAclUser: case kAclGroup: case kAclDefaultUser: case kAclDefaultGroup: return 16;
+    case kAclUser:
+    case kAclGroup:
+    case kAclDefaultUser:
+    case kAclDefaultGroup: return 16;
     case kAclGroupObj: return 8;
     case kAclDefault: return 32;
     case kFcaps: return kMaxXattr;
@@ -22,7 +25,9 @@ uint64_t maxBodySize(uint64_t type)
     case kPayloadRef: return 16;
     case kPayloadStartMarker: return 0;
     case kPayloadTailMarker: return 16;
-    case kPrelude: case kPayload: case kGoodbye: return UINT64_MAX;
+    case kPrelude:
+    case kPayload:
+    case kGoodbye: return UINT64_MAX;
     default: return 0;
     }
 }
@@ -68,10 +73,20 @@ uint64_t nameHash(QByteArrayView name)
     uint64_t v0 = k0 ^ 0x736f6d6570736575ULL, v1 = k1 ^ 0x646f72616e646f6dULL;
     uint64_t v2 = k0 ^ 0x6c7967656e657261ULL, v3 = k1 ^ 0x7465646279746573ULL;
     auto round = [&] {
-        v0 += v1; v1 = rotl(v1, 13); v1 ^= v0; v0 = rotl(v0, 32);
-        v2 += v3; v3 = rotl(v3, 16); v3 ^= v2;
-        v0 += v3; v3 = rotl(v3, 21); v3 ^= v0;
-        v2 += v1; v1 = rotl(v1, 17); v1 ^= v2; v2 = rotl(v2, 32);
+        v0 += v1;
+        v1 = rotl(v1, 13);
+        v1 ^= v0;
+        v0 = rotl(v0, 32);
+        v2 += v3;
+        v3 = rotl(v3, 16);
+        v3 ^= v2;
+        v0 += v3;
+        v3 = rotl(v3, 21);
+        v3 ^= v0;
+        v2 += v1;
+        v1 = rotl(v1, 17);
+        v1 ^= v2;
+        v2 = rotl(v2, 32);
     };
     const auto *p = reinterpret_cast<const uint8_t *>(name.data());
     const size_t len = size_t(name.size());

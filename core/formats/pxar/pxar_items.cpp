@@ -104,8 +104,14 @@ Result<EntryEnd> readEntry(SequentialInput &in, const Header &entryHeader, PxarE
     for (;;) {
         if (in.position() >= limit) {
             // The range ends after the attributes: only fifos and sockets end like that.
-            if (fileType == 0010000) { e.kind = Kind::Fifo; return EntryEnd{}; }
-            if (fileType == 0140000) { e.kind = Kind::Socket; return EntryEnd{}; }
+            if (fileType == 0010000) {
+                e.kind = Kind::Fifo;
+                return EntryEnd{};
+            }
+            if (fileType == 0140000) {
+                e.kind = Kind::Socket;
+                return EntryEnd{};
+            }
             return formatError(in, in.position(), QStringLiteral("entry ends without content or directory end"));
         }
         auto h = readHeader(in, limit);
@@ -221,11 +227,16 @@ Result<EntryEnd> readEntry(SequentialInput &in, const Header &entryHeader, PxarE
         }
         case kFilename:
         case kGoodbye:
-            if (fileType == 0010000) { e.kind = Kind::Fifo; return EntryEnd{*h}; }
-            if (fileType == 0140000) { e.kind = Kind::Socket; return EntryEnd{*h}; }
+            if (fileType == 0010000) {
+                e.kind = Kind::Fifo;
+                return EntryEnd{*h};
+            }
+            if (fileType == 0140000) {
+                e.kind = Kind::Socket;
+                return EntryEnd{*h};
+            }
             if (fileType != 0040000)
-                return formatError(in, h->offset, QStringLiteral("%1 after an entry whose mode (0%2) is not a directory")
-                                                      .arg(QLatin1String(typeName(h->type))).arg(e.mode, 0, 8));
+                return formatError(in, h->offset, QStringLiteral("%1 after an entry whose mode (0%2) is not a directory").arg(QLatin1String(typeName(h->type))).arg(e.mode, 0, 8));
             e.kind = Kind::Directory;
             return EntryEnd{*h};
         default:

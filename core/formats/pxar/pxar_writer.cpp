@@ -21,7 +21,8 @@ namespace {
 
 class Output {
 public:
-    explicit Output(const QString &path) : file_(path) {}
+    explicit Output(const QString &path)
+        : file_(path) {}
     Result<void> open()
     {
         if (!file_.open(QIODevice::WriteOnly))
@@ -62,7 +63,10 @@ private:
     uint64_t position_ = 0;
 };
 
-QByteArray u64(uint64_t v) { return QByteArray(reinterpret_cast<const char *>(&v), 8); }
+QByteArray u64(uint64_t v)
+{
+    return QByteArray(reinterpret_cast<const char *>(&v), 8);
+}
 
 QByteArray stat(const PxarEntry &m)
 {
@@ -85,7 +89,9 @@ struct Row {
 
 class Writer {
 public:
-    Writer(Output &archive, Output *payload) : archive_(archive), payload_(payload) {}
+    Writer(Output &archive, Output *payload)
+        : archive_(archive),
+          payload_(payload) {}
 
     Result<void> attributes(const PxarEntry &m)
     {
@@ -99,19 +105,26 @@ public:
                     return ok;
             return {};
         };
-        if (auto ok = pairs(kAclUser, m.aclUsers); !ok) return ok;
-        if (auto ok = pairs(kAclGroup, m.aclGroups); !ok) return ok;
+        if (auto ok = pairs(kAclUser, m.aclUsers); !ok)
+            return ok;
+        if (auto ok = pairs(kAclGroup, m.aclGroups); !ok)
+            return ok;
         if (m.aclGroupObj)
-            if (auto ok = archive_.item(kAclGroupObj, u64(*m.aclGroupObj)); !ok) return ok;
+            if (auto ok = archive_.item(kAclGroupObj, u64(*m.aclGroupObj)); !ok)
+                return ok;
         if (m.aclDefault)
             if (auto ok = archive_.item(kAclDefault, u64((*m.aclDefault)[0]) + u64((*m.aclDefault)[1]) + u64((*m.aclDefault)[2]) + u64((*m.aclDefault)[3])); !ok)
                 return ok;
-        if (auto ok = pairs(kAclDefaultUser, m.aclDefaultUsers); !ok) return ok;
-        if (auto ok = pairs(kAclDefaultGroup, m.aclDefaultGroups); !ok) return ok;
+        if (auto ok = pairs(kAclDefaultUser, m.aclDefaultUsers); !ok)
+            return ok;
+        if (auto ok = pairs(kAclDefaultGroup, m.aclDefaultGroups); !ok)
+            return ok;
         if (!m.fcaps.isEmpty())
-            if (auto ok = archive_.item(kFcaps, m.fcaps); !ok) return ok;
+            if (auto ok = archive_.item(kFcaps, m.fcaps); !ok)
+                return ok;
         if (m.projid)
-            if (auto ok = archive_.item(kQuotaProjid, u64(*m.projid)); !ok) return ok;
+            if (auto ok = archive_.item(kQuotaProjid, u64(*m.projid)); !ok)
+                return ok;
         return {};
     }
 

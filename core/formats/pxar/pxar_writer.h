@@ -16,10 +16,10 @@ namespace asc::pxar {
 // One node of the tree to write. Directories own children; files name where their content comes
 // from (a path on disk, or bytes in memory).
 struct WriterNode {
-    QByteArray name;               // empty for the root
-    PxarEntry meta;                // kind, mode (with type bits), flags, uid, gid, mtime, target, device, xattrs, ACLs, fcaps, projid
-    QString contentPath;           // regular file read from disk, or
-    QByteArray contentBytes;       // regular file content in memory
+    QByteArray name; // empty for the root
+    PxarEntry meta; // kind, mode (with type bits), flags, uid, gid, mtime, target, device, xattrs, ACLs, fcaps, projid
+    QString contentPath; // regular file read from disk, or
+    QByteArray contentBytes; // regular file content in memory
     uint64_t contentSize = 0;
     std::vector<WriterNode> children;
     // Hardlinks: a node with kind Hardlink names its target by archive path (without leading '/').
@@ -29,8 +29,8 @@ struct WriterNode {
 Result<WriterNode> scanDirectory(const QString &path);
 
 struct WriteOptions {
-    bool split = false;            // v2: metadata archive + payload file
-    QByteArray prelude;            // v2 only
+    bool split = false; // v2: metadata archive + payload file
+    QByteArray prelude; // v2 only
 };
 
 // Writes `root` to `archivePath` (and `payloadPath` when split). Files are written atomically.

@@ -18,7 +18,10 @@ Result<std::unique_ptr<ReadAheadInput>> ReadAheadInput::create(SourcePtr source,
 }
 
 ReadAheadInput::ReadAheadInput(SourcePtr source, std::unique_ptr<AsyncReader> reader, size_t capacity, int depth, uint64_t start)
-    : source_(std::move(source)), reader_(std::move(reader)), capacity_(capacity), position_(start)
+    : source_(std::move(source)),
+      reader_(std::move(reader)),
+      capacity_(capacity),
+      position_(start)
 {
     if (capacity_ > 0) {
         chunks_.resize(size_t(depth));

@@ -30,7 +30,8 @@ public:
 // Blocking reads through the consumer-side buffered stream (capacity 0 = unbuffered).
 class SyncInput final : public SequentialInput {
 public:
-    SyncInput(SourcePtr source, size_t capacity, uint64_t start = 0) : stream_(std::move(source), capacity, start) {}
+    SyncInput(SourcePtr source, size_t capacity, uint64_t start = 0)
+        : stream_(std::move(source), capacity, start) {}
     Result<void> readExact(std::span<char> out) override { return stream_.readExact(out); }
     Result<size_t> read(std::span<char> out) override { return stream_.read(out); }
     Result<void> skip(uint64_t n) override { return stream_.skip(n); }
@@ -82,8 +83,8 @@ private:
     size_t capacity_;
     std::vector<Chunk> chunks_;
     std::unique_ptr<char[]> memory_; // every chunk's bytes; not zero-filled (the kernel writes them)
-    size_t head_ = 0;            // chunk holding position_
-    uint64_t nextSubmit_ = 0;    // offset of the next chunk to submit
+    size_t head_ = 0; // chunk holding position_
+    uint64_t nextSubmit_ = 0; // offset of the next chunk to submit
     uint64_t position_;
     uint64_t reads_ = 0;
 };

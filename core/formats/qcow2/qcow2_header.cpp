@@ -24,7 +24,7 @@ uint16_t be16(const char *p)
 }
 
 constexpr uint64_t kOffsetMask = 0x00FFFFFFFFFFFE00ULL;
-constexpr uint64_t kMaxL1Bytes = 32ULL << 20;       // qemu: "Active L1 table too large"
+constexpr uint64_t kMaxL1Bytes = 32ULL << 20; // qemu: "Active L1 table too large"
 constexpr uint64_t kMaxSnapshotTable = 64ULL << 20;
 constexpr uint32_t kMaxSnapshots = 65536;
 
@@ -282,11 +282,7 @@ QJsonObject Qcow2Header::toJson() const
     }
     QJsonArray snaps;
     for (const Qcow2Snapshot &s : snapshots)
-        snaps.append(QJsonObject{{QStringLiteral("id"), s.id}, {QStringLiteral("name"), s.name},
-                                 {QStringLiteral("date_sec"), double(s.dateSeconds)}, {QStringLiteral("date_nsec"), double(s.dateNanoseconds)},
-                                 {QStringLiteral("vm_clock_nsec"), double(s.vmClockNanoseconds)}, {QStringLiteral("vm_state_size"), double(s.vmStateSize)},
-                                 {QStringLiteral("disk_size"), double(s.diskSize ? s.diskSize : size)},
-                                 {QStringLiteral("l1_table_offset"), double(s.l1Offset)}, {QStringLiteral("l1_size"), double(s.l1Size)}});
+        snaps.append(QJsonObject{{QStringLiteral("id"), s.id}, {QStringLiteral("name"), s.name}, {QStringLiteral("date_sec"), double(s.dateSeconds)}, {QStringLiteral("date_nsec"), double(s.dateNanoseconds)}, {QStringLiteral("vm_clock_nsec"), double(s.vmClockNanoseconds)}, {QStringLiteral("vm_state_size"), double(s.vmStateSize)}, {QStringLiteral("disk_size"), double(s.diskSize ? s.diskSize : size)}, {QStringLiteral("l1_table_offset"), double(s.l1Offset)}, {QStringLiteral("l1_size"), double(s.l1Size)}});
     o[QStringLiteral("snapshots")] = snaps;
     return o;
 }

@@ -42,9 +42,9 @@ struct Qcow2Header {
     uint32_t headerLength = 72;
     uint8_t compressionType = 0; // 0 zlib (raw deflate), 1 zstd
 
-    QByteArray backingFile;      // raw name as stored
-    QString backingFormat;       // from extension 0xE2792ACA, empty if absent
-    QString externalDataFile;    // from extension 0x44415441
+    QByteArray backingFile; // raw name as stored
+    QString backingFormat; // from extension 0xE2792ACA, empty if absent
+    QString externalDataFile; // from extension 0x44415441
     bool hasEncryptionHeader = false;
     std::vector<std::pair<int, QString>> featureNames[3]; // per kind: bit, name
     std::vector<Qcow2Snapshot> snapshots;

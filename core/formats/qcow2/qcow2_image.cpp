@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "qcow2_image.h"
 
+#include "formats/image/sibling_file.h"
+
 #include "io/file_source.h"
 
 #include <QFileInfo>
@@ -73,7 +75,10 @@ struct Qcow2Image::ClusterCache {
 };
 
 Qcow2Image::Qcow2Image(SourcePtr file, Qcow2Header header, int depth)
-    : file_(std::move(file)), header_(std::move(header)), depth_(depth), l2Cache_(std::make_unique<L2Cache>()),
+    : file_(std::move(file)),
+      header_(std::move(header)),
+      depth_(depth),
+      l2Cache_(std::make_unique<L2Cache>()),
       clusterCache_(std::make_unique<ClusterCache>())
 {
     // Bounded caches: 32 MiB of L2 tables, 64 MiB (at least 16 clusters) of decompressed data.
@@ -140,23 +145,11 @@ Result<void> Qcow2Image::openBacking(const OpenOptions &options)
                            QStringLiteral("backing file '%1' of an image inside a container is not followed").arg(stored));
     if (options.depth + 1 > kMaxChainDepth)
         return Error::format(name(), 8, QStringLiteral("backing chain deeper than %1 images").arg(kMaxChainDepth));
-    if (stored.contains(QLatin1Char(':')) && !stored.startsWith(QLatin1Char('/')))
-        return Error::make(ErrorKind::Unsupported, name(), QStringLiteral("backing file '%1' uses a protocol or JSON name: not followed").arg(stored), 8);
+    auto resolved = resolveSibling({*plain, stored, QStringLiteral("backing file"), 8});
+    if (!resolved)
+        return std::move(resolved).error();
+    const QString canonical = std::move(resolved).value();
     const QFileInfo self(plain->path());
-    const QString folder = self.canonicalPath();
-    const QString candidate = QFileInfo(stored).isAbsolute() ? stored : self.absolutePath() + QLatin1Char('/') + stored;
-    const QString canonical = QFileInfo(candidate).canonicalFilePath();
-    if (canonical.isEmpty())
-        return Error::make(ErrorKind::NotFound, name(), QStringLiteral("backing file '%1' not found (looked for %2)").arg(stored, candidate), 8);
-    const bool outside = QFileInfo(stored).isAbsolute() || !canonical.startsWith(folder + QLatin1Char('/'));
-    if (outside) {
-        const BackingPolicy &policy = backingPolicy();
-        const bool allowed = policy.allowOutside || (policy.askOutside && policy.askOutside(plain->path(), canonical));
-        if (!allowed)
-            return Error::make(ErrorKind::Unsupported, name(),
-                               QStringLiteral("backing file '%1' (%2) is outside the image's folder: not followed unless allowed (--allow-backing)")
-                                   .arg(stored, canonical), 8);
-    }
     QSet<QString> chain = options.chain;
     chain.insert(self.canonicalFilePath());
     if (chain.contains(canonical))
@@ -582,8 +575,7 @@ QJsonObject Qcow2Image::info() const
 
 QJsonObject RawImage::info() const
 {
-    return QJsonObject{{QStringLiteral("format"), QStringLiteral("raw")}, {QStringLiteral("filename"), file_->name()},
-                       {QStringLiteral("virtual_size"), double(file_->size())}};
+    return QJsonObject{{QStringLiteral("format"), QStringLiteral("raw")}, {QStringLiteral("filename"), file_->name()}, {QStringLiteral("virtual_size"), double(file_->size())}};
 }
 
 Result<std::vector<DiskExtent>> RawImage::map(uint64_t start, uint64_t length) const

@@ -17,8 +17,8 @@ namespace asc {
 class Qcow2Image final : public DiskImage, public std::enable_shared_from_this<Qcow2Image> {
 public:
     struct OpenOptions {
-        QString snapshot;    // read this internal snapshot (id or name) instead of the active layer
-        int depth = 0;       // position in a backing chain
+        QString snapshot; // read this internal snapshot (id or name) instead of the active layer
+        int depth = 0; // position in a backing chain
         QSet<QString> chain; // canonical paths already in the chain (loop detection)
     };
 
@@ -39,13 +39,16 @@ public:
     const SourcePtr &file() const { return file_; }
 
 private:
-    enum class Kind { Normal, Zero, Unallocated, Compressed };
+    enum class Kind { Normal,
+                      Zero,
+                      Unallocated,
+                      Compressed };
     struct Piece {
         Kind kind = Kind::Unallocated;
-        uint64_t host = 0;       // Normal: host offset of this guest byte; Zero: preallocated host cluster (or 0)
-        uint64_t length = 0;     // bytes from the guest offset that share this state
+        uint64_t host = 0; // Normal: host offset of this guest byte; Zero: preallocated host cluster (or 0)
+        uint64_t length = 0; // bytes from the guest offset that share this state
         uint64_t descriptor = 0; // Compressed: the L2 descriptor
-        uint64_t cluster = 0;    // Compressed: guest cluster index
+        uint64_t cluster = 0; // Compressed: guest cluster index
     };
     struct L2Cache;
     struct ClusterCache;
@@ -75,7 +78,8 @@ private:
 // A raw file as a disk image (backing files, and for `map` on raw images).
 class RawImage final : public DiskImage {
 public:
-    explicit RawImage(SourcePtr file) : file_(std::move(file)) {}
+    explicit RawImage(SourcePtr file)
+        : file_(std::move(file)) {}
     uint64_t size() const override { return file_->size(); }
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override { return file_->readAt(offset, buf); }
     QString name() const override { return file_->name(); }

@@ -12,11 +12,32 @@ namespace asc {
 
 namespace {
 
-uint32_t le32(const char *p) { uint32_t v; std::memcpy(&v, p, 4); return v; }
-uint64_t le64(const char *p) { uint64_t v; std::memcpy(&v, p, 8); return v; }
-uint16_t le16(const char *p) { uint16_t v; std::memcpy(&v, p, 2); return v; }
-uint32_t be32(const char *p) { return __builtin_bswap32(le32(p)); }
-uint64_t be64(const char *p) { return __builtin_bswap64(le64(p)); }
+uint32_t le32(const char *p)
+{
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+}
+uint64_t le64(const char *p)
+{
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+uint16_t le16(const char *p)
+{
+    uint16_t v;
+    std::memcpy(&v, p, 2);
+    return v;
+}
+uint32_t be32(const char *p)
+{
+    return __builtin_bswap32(le32(p));
+}
+uint64_t be64(const char *p)
+{
+    return __builtin_bswap64(le64(p));
+}
 
 constexpr uint64_t kMaxTable = 256ULL << 20; // no block map larger than this is believed
 
@@ -36,14 +57,15 @@ Result<QByteArray> readTable(const ByteSource &file, uint64_t offset, uint64_t b
 class VdiImage final : public BlockImage {
 public:
     VdiImage(SourcePtr file, uint64_t size, uint64_t blockSize, uint64_t dataOffset, uint64_t extra, QByteArray map, uint32_t type)
-        : BlockImage(std::move(file), size, blockSize), dataOffset_(dataOffset), extra_(extra), map_(std::move(map)), type_(type) {}
+        : BlockImage(std::move(file), size, blockSize),
+          dataOffset_(dataOffset),
+          extra_(extra),
+          map_(std::move(map)),
+          type_(type) {}
     QString formatName() const override { return QStringLiteral("vdi"); }
     QJsonObject info() const override
     {
-        return {{QStringLiteral("format"), QStringLiteral("vdi")}, {QStringLiteral("image_type"), type_ == 2 ? QStringLiteral("fixed") : QStringLiteral("dynamic")},
-                {QStringLiteral("virtual_size"), double(size_)}, {QStringLiteral("block_size"), double(blockSize_)},
-                {QStringLiteral("blocks"), double(map_.size() / 4)}, {QStringLiteral("data_offset"), double(dataOffset_)},
-                {QStringLiteral("file_size"), double(file_->size())}};
+        return {{QStringLiteral("format"), QStringLiteral("vdi")}, {QStringLiteral("image_type"), type_ == 2 ? QStringLiteral("fixed") : QStringLiteral("dynamic")}, {QStringLiteral("virtual_size"), double(size_)}, {QStringLiteral("block_size"), double(blockSize_)}, {QStringLiteral("blocks"), double(map_.size() / 4)}, {QStringLiteral("data_offset"), double(dataOffset_)}, {QStringLiteral("file_size"), double(file_->size())}};
     }
 
 protected:
@@ -70,13 +92,14 @@ private:
 class VhdImage final : public BlockImage {
 public:
     VhdImage(SourcePtr file, uint64_t size, uint64_t blockSize, QByteArray bat, uint64_t bitmapBytes, bool fixed)
-        : BlockImage(std::move(file), size, blockSize), bat_(std::move(bat)), bitmapBytes_(bitmapBytes), fixed_(fixed) {}
+        : BlockImage(std::move(file), size, blockSize),
+          bat_(std::move(bat)),
+          bitmapBytes_(bitmapBytes),
+          fixed_(fixed) {}
     QString formatName() const override { return QStringLiteral("vpc"); }
     QJsonObject info() const override
     {
-        return {{QStringLiteral("format"), QStringLiteral("vpc")}, {QStringLiteral("disk_type"), fixed_ ? QStringLiteral("fixed") : QStringLiteral("dynamic")},
-                {QStringLiteral("virtual_size"), double(size_)}, {QStringLiteral("block_size"), double(blockSize_)},
-                {QStringLiteral("bat_entries"), double(bat_.size() / 4)}, {QStringLiteral("file_size"), double(file_->size())}};
+        return {{QStringLiteral("format"), QStringLiteral("vpc")}, {QStringLiteral("disk_type"), fixed_ ? QStringLiteral("fixed") : QStringLiteral("dynamic")}, {QStringLiteral("virtual_size"), double(size_)}, {QStringLiteral("block_size"), double(blockSize_)}, {QStringLiteral("bat_entries"), double(bat_.size() / 4)}, {QStringLiteral("file_size"), double(file_->size())}};
     }
 
 protected:
@@ -103,14 +126,16 @@ private:
 class VmdkImage final : public BlockImage {
 public:
     VmdkImage(SourcePtr file, uint64_t size, uint64_t grain, std::vector<uint32_t> gd, uint32_t gtEntries, bool compressed, bool zeroGrains, QString kind)
-        : BlockImage(std::move(file), size, grain), gd_(std::move(gd)), gtEntries_(gtEntries), compressed_(compressed), zeroGrains_(zeroGrains), kind_(std::move(kind)) {}
+        : BlockImage(std::move(file), size, grain),
+          gd_(std::move(gd)),
+          gtEntries_(gtEntries),
+          compressed_(compressed),
+          zeroGrains_(zeroGrains),
+          kind_(std::move(kind)) {}
     QString formatName() const override { return QStringLiteral("vmdk"); }
     QJsonObject info() const override
     {
-        return {{QStringLiteral("format"), QStringLiteral("vmdk")}, {QStringLiteral("create_type"), kind_},
-                {QStringLiteral("virtual_size"), double(size_)}, {QStringLiteral("grain_size"), double(blockSize_)},
-                {QStringLiteral("grain_table_entries"), double(gtEntries_)}, {QStringLiteral("grain_directory_entries"), double(gd_.size())},
-                {QStringLiteral("compressed"), compressed_}, {QStringLiteral("file_size"), double(file_->size())}};
+        return {{QStringLiteral("format"), QStringLiteral("vmdk")}, {QStringLiteral("create_type"), kind_}, {QStringLiteral("virtual_size"), double(size_)}, {QStringLiteral("grain_size"), double(blockSize_)}, {QStringLiteral("grain_table_entries"), double(gtEntries_)}, {QStringLiteral("grain_directory_entries"), double(gd_.size())}, {QStringLiteral("compressed"), compressed_}, {QStringLiteral("file_size"), double(file_->size())}};
     }
 
 protected:
@@ -166,13 +191,14 @@ private:
 class VhdxImage final : public BlockImage {
 public:
     VhdxImage(SourcePtr file, uint64_t size, uint64_t blockSize, QByteArray bat, uint64_t chunkRatio, uint32_t sector)
-        : BlockImage(std::move(file), size, blockSize), bat_(std::move(bat)), chunkRatio_(chunkRatio), sector_(sector) {}
+        : BlockImage(std::move(file), size, blockSize),
+          bat_(std::move(bat)),
+          chunkRatio_(chunkRatio),
+          sector_(sector) {}
     QString formatName() const override { return QStringLiteral("vhdx"); }
     QJsonObject info() const override
     {
-        return {{QStringLiteral("format"), QStringLiteral("vhdx")}, {QStringLiteral("virtual_size"), double(size_)},
-                {QStringLiteral("block_size"), double(blockSize_)}, {QStringLiteral("logical_sector_size"), double(sector_)},
-                {QStringLiteral("chunk_ratio"), double(chunkRatio_)}, {QStringLiteral("file_size"), double(file_->size())}};
+        return {{QStringLiteral("format"), QStringLiteral("vhdx")}, {QStringLiteral("virtual_size"), double(size_)}, {QStringLiteral("block_size"), double(blockSize_)}, {QStringLiteral("logical_sector_size"), double(sector_)}, {QStringLiteral("chunk_ratio"), double(chunkRatio_)}, {QStringLiteral("file_size"), double(file_->size())}};
     }
 
 protected:
@@ -209,8 +235,12 @@ bool guidIs(const char *p, const char *text)
     const QByteArray hex = QByteArray(text).replace("-", "");
     const QByteArray b = QByteArray::fromHex(hex);
     char disk[16];
-    for (int i = 0; i < 4; ++i) disk[i] = b[3 - i];
-    disk[4] = b[5]; disk[5] = b[4]; disk[6] = b[7]; disk[7] = b[6];
+    for (int i = 0; i < 4; ++i)
+        disk[i] = b[3 - i];
+    disk[4] = b[5];
+    disk[5] = b[4];
+    disk[6] = b[7];
+    disk[7] = b[6];
     std::memcpy(disk + 8, b.constData() + 8, 8);
     return std::memcmp(p, disk, 16) == 0;
 }

@@ -2,6 +2,7 @@
 #include "vmdk_descriptor.h"
 
 #include "io/file_source.h"
+#include "formats/image/sibling_file.h"
 #include "io/slice_source.h"
 #include "vm_images.h"
 
@@ -15,17 +16,20 @@ namespace asc {
 namespace {
 
 struct Extent {
-    QString kind;      // FLAT, SPARSE, ZERO
+    QString kind; // FLAT, SPARSE, ZERO
     QString file;
-    uint64_t start = 0;  // in the virtual disk
+    uint64_t start = 0; // in the virtual disk
     uint64_t length = 0;
-    SourcePtr source;    // null for ZERO
+    SourcePtr source; // null for ZERO
 };
 
 class DescriptorImage final : public DiskImage {
 public:
     DescriptorImage(SourcePtr descriptor, std::vector<Extent> extents, uint64_t size, QString createType)
-        : descriptor_(std::move(descriptor)), extents_(std::move(extents)), size_(size), createType_(std::move(createType)) {}
+        : descriptor_(std::move(descriptor)),
+          extents_(std::move(extents)),
+          size_(size),
+          createType_(std::move(createType)) {}
     uint64_t size() const override { return size_; }
     QString name() const override { return descriptor_->name(); }
     QString formatName() const override { return QStringLiteral("vmdk"); }
@@ -67,10 +71,8 @@ public:
     {
         QJsonArray list;
         for (const Extent &e : extents_)
-            list.append(QJsonObject{{QStringLiteral("type"), e.kind}, {QStringLiteral("file"), e.file}, {QStringLiteral("start"), double(e.start)},
-                                    {QStringLiteral("length"), double(e.length)}});
-        return {{QStringLiteral("format"), QStringLiteral("vmdk")}, {QStringLiteral("create_type"), createType_},
-                {QStringLiteral("virtual_size"), double(size_)}, {QStringLiteral("extents"), list}};
+            list.append(QJsonObject{{QStringLiteral("type"), e.kind}, {QStringLiteral("file"), e.file}, {QStringLiteral("start"), double(e.start)}, {QStringLiteral("length"), double(e.length)}});
+        return {{QStringLiteral("format"), QStringLiteral("vmdk")}, {QStringLiteral("create_type"), createType_}, {QStringLiteral("virtual_size"), double(size_)}, {QStringLiteral("extents"), list}};
     }
     Result<std::vector<DiskExtent>> map(uint64_t start, uint64_t length) const override
     {
@@ -133,8 +135,6 @@ Result<std::shared_ptr<DiskImage>> openVmdkDescriptor(SourcePtr descriptor)
     QByteArray text(qsizetype(descriptor->size()), Qt::Uninitialized);
     if (auto read = descriptor->readExact(0, std::span(text.data(), size_t(text.size()))); !read)
         return std::move(read).error();
-    const QFileInfo self(file->path());
-    const QString folder = self.canonicalPath();
     static const QRegularExpression line(QStringLiteral("^(RW|RDONLY|NOACCESS)\\s+(\\d+)\\s+(FLAT|SPARSE|ZERO|VMFS|VMFSSPARSE)(?:\\s+\"([^\"]+)\"(?:\\s+(\\d+))?)?"));
     static const QRegularExpression type(QStringLiteral("^createType=\"([^\"]*)\""));
     std::vector<Extent> extents;
@@ -156,12 +156,10 @@ Result<std::shared_ptr<DiskImage>> openVmdkDescriptor(SourcePtr descriptor)
             return Error::format(name, std::nullopt, QStringLiteral("extent on line %1 is absurdly large").arg(i + 1));
         if (e.kind != QLatin1String("ZERO")) {
             e.file = m.captured(4);
-            const QString candidate = QFileInfo(e.file).isAbsolute() ? e.file : self.absolutePath() + QLatin1Char('/') + e.file;
-            const QString canonical = QFileInfo(candidate).canonicalFilePath();
-            if (canonical.isEmpty())
-                return Error::make(ErrorKind::NotFound, name, QStringLiteral("extent file '%1' not found").arg(e.file));
-            if ((QFileInfo(e.file).isAbsolute() || !canonical.startsWith(folder + QLatin1Char('/'))) && !backingPolicy().allowOutside)
-                return Error::make(ErrorKind::Unsupported, name, QStringLiteral("extent file '%1' is outside the descriptor's folder: not followed unless allowed (--allow-backing)").arg(e.file));
+            auto resolved = resolveSibling({*file, e.file, QStringLiteral("extent file"), std::nullopt});
+            if (!resolved)
+                return std::move(resolved).error();
+            const QString canonical = std::move(resolved).value();
             auto opened = FileSource::open(canonical);
             if (!opened)
                 return std::move(opened).error();
