@@ -1,23 +1,31 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Fails when a core file includes a header of a layer above its own (shared/DESIGN.md):
-# io -> vfs -> formats -> open -> bench. Files at core/'s top level count as io. Run by test.sh.
+# io -> vfs -> formats -> open -> bench. Files at core/'s top level count as io. And the shells
+# (app/, ui/, chart/, tools/) reach formats only through the facade in open/: they include no
+# formats/ header. Run by test.sh; the build's link check (core/CMakeLists.txt) backs it up.
 set -eu
-cd "$(dirname "$0")/../core"
+cd "$(dirname "$0")/.."
 rank() {
     case $1 in
         io) echo 0 ;; vfs) echo 1 ;; formats) echo 2 ;; open) echo 3 ;; bench) echo 4 ;; *) echo 0 ;;
     esac
 }
 status=0
-for f in $(find . -name '*.cpp' -o -name '*.h' | sed 's|^\./||' | sort); do
+for f in $(cd core && find . -name '*.cpp' -o -name '*.h' | sed 's|^\./||' | sort); do
     case $f in */*) own=${f%%/*} ;; *) own=io ;; esac
     mine=$(rank "$own")
-    for layer in $(sed -n 's,^#include "\(io\|vfs\|formats\|open\|bench\)/.*,\1,p' "$f" | sort -u); do
+    for layer in $(sed -n 's,^#include "\(io\|vfs\|formats\|open\|bench\)/.*,\1,p' "core/$f" | sort -u); do
         if [ "$(rank "$layer")" -gt "$mine" ]; then
             echo "check_layers: core/$f ($own) includes $layer/: a layer above its own" >&2
             status=1
         fi
     done
+done
+for f in $(find app ui chart tools -name '*.cpp' -o -name '*.h' | sort); do
+    if grep -q '^#include "formats/' "$f"; then
+        echo "check_layers: $f includes formats/ directly: the shells go through open/ (the facade)" >&2
+        status=1
+    fi
 done
 exit $status

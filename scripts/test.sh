@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Installs what is needed, builds and runs the whole test suite: the source checks (licence
-# lines, layers), every Qt Test suite (release build), then the core suites again under AddressSanitizer
-# + UBSan (only what they need is built), then each libFuzzer target briefly. Quick when nothing
+# lines, layers, formatting), every Qt Test suite (release build), then the core suites and the
+# GUI object-lifetime suite again under AddressSanitizer + UBSan (only what they need is built),
+# then each libFuzzer target briefly. Quick when nothing
 # changed (ccache keeps compilations across fresh clones). Prints each phase's time at the end.
 set -eu
 cd "$(dirname "$0")/.."

@@ -3,7 +3,7 @@
 // A strip of the virtual disk coloured by what each part holds: data, compressed data, zeros,
 // unallocated, or data from a backing file. Colours come from the palette.
 
-#include "formats/image/extent.h"
+#include "open/disk_map.h"
 
 #include <QWidget>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "backing_question.h"
 
-#include "formats/image/disk_image.h"
+#include "open/reading_policy.h"
 
 #include <QApplication>
 #include <QMessageBox>

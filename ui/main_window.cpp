@@ -8,7 +8,7 @@
 #include "entry_filter_model.h"
 #include "entry_tree_model.h"
 #include "entry_tree_view.h"
-#include "formats/format.h"
+#include "open/catalog.h"
 #include "io/byte_text.h"
 #include "location_bar.h"
 #include "name_encoding_menu.h"
@@ -210,7 +210,7 @@ void MainWindow::setNameCharset(const QByteArray &charset)
 void MainWindow::chooseFile()
 {
     // The formats' declared suffixes (the .desktop list comes from their MIME types).
-    const QString filters = tr("Archives and disk images (%1)").arg(containerNameGlobs().join(QLatin1Char(' '))) +
+    const QString filters = tr("Archives and disk images (%1)").arg(openableNameGlobs().join(QLatin1Char(' '))) +
                             QStringLiteral(";;") + tr("All files (*)");
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Archive or Disk Image"), QString(), filters);
     if (!path.isEmpty())

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "open_job.h"
 
-#include "formats/archive/name_charset.h"
+#include "open/reading_policy.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 

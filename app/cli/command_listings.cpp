@@ -5,7 +5,7 @@
 #include "bench/read_strategy.h"
 #include "cli_output.h"
 #include "commands.h"
-#include "formats/format.h"
+#include "open/catalog.h"
 #include "io/async_reader.h"
 
 namespace asc::cli {
@@ -22,20 +22,12 @@ int runFormats(const QStringList &args)
     if (auto stop = p.parse(args, 0))
         return *stop;
     if (p.parser().isSet(QStringLiteral("mime-types"))) {
-        QStringList types;
-        for (const Format &format : registeredFormats())
-            for (const QString &type : format.mimeTypes)
-                if (!types.contains(type))
-                    types << type;
-        // Disk images whose formats arrive later still open as raw bytes and partition tables.
-        for (const char *extra : {"application/x-proxmox-pxar", "application/x-raw-disk-image", "application/x-cd-image"})
-            if (!types.contains(QLatin1String(extra)))
-                types << QString::fromLatin1(extra);
+        const QStringList types = openableMimeTypes();
         for (const QString &type : types)
             printLine(type);
         return Success;
     }
-    for (const Format &format : registeredFormats()) {
+    for (const FormatSummary &format : formatCatalog()) {
         if (format.variants.empty()) {
             printLine(row(format.name, format.description));
             continue;

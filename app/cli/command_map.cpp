@@ -5,9 +5,7 @@
 #include "argument_parser.h"
 #include "cli_output.h"
 #include "commands.h"
-#include "formats/image/disk_image.h"
-#include "formats/qcow2/qcow2_image.h"
-#include "open/spec.h"
+#include "open/disk_map.h"
 
 #include <QJsonDocument>
 
@@ -24,15 +22,7 @@ int runMap(const QStringList &args)
     if (auto stop = p.parse(args, 1))
         return *stop;
     const QString spec = p.parser().positionalArguments().first();
-    auto location = resolve(spec);
-    if (!location)
-        return fail(spec, location.error());
-    if (location->isDirectory())
-        return fail(spec, Error::make(ErrorKind::Usage, spec, QStringLiteral("is a directory, not a disk")));
-    std::shared_ptr<const DiskImage> image = std::dynamic_pointer_cast<const DiskImage>(location->source);
-    if (!image)
-        image = std::make_shared<RawImage>(location->source);
-    auto extents = image->map(0, image->size());
+    auto extents = mapDisk(spec);
     if (!extents)
         return fail(spec, extents.error());
     if (p.parser().isSet(QStringLiteral("json"))) {

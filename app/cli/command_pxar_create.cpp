@@ -5,7 +5,7 @@
 #include "argument_parser.h"
 #include "cli_output.h"
 #include "commands.h"
-#include "formats/pxar/pxar_writer.h"
+#include "open/pxar_create.h"
 
 namespace asc::cli {
 

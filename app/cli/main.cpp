@@ -2,9 +2,8 @@
 // archivescope-cli: the headless twin of the GUI (see CLI.md for the contract).
 
 #include "cli_output.h"
-#include "formats/image/disk_image.h"
 #include "commands.h"
-#include "formats/archive/name_charset.h"
+#include "open/reading_policy.h"
 #include "io/byte_text.h"
 #include "vfs/problems.h"
 #include "process_setup.h"

@@ -24,7 +24,9 @@ using namespace asc;
 // test can act (stop) at a known point inside a listing, with no timing involved.
 class GateSource final : public ByteSource {
 public:
-    GateSource(SourcePtr inner, uint64_t gateAt) : inner_(std::move(inner)), gateAt_(gateAt) {}
+    GateSource(SourcePtr inner, uint64_t gateAt)
+        : inner_(std::move(inner)),
+          gateAt_(gateAt) {}
     uint64_t size() const override { return inner_->size(); }
     QString name() const override { return inner_->name(); }
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override

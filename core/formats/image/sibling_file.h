@@ -11,8 +11,8 @@ namespace asc {
 
 struct SiblingRequest {
     const FileSource &image; // the image naming the file (a plain file: inside a container nothing is followed)
-    QString stored;          // the name as the image stores it
-    QString what;            // "backing file", "extent file": for messages
+    QString stored; // the name as the image stores it
+    QString what; // "backing file", "extent file": for messages
     std::optional<uint64_t> offset; // where the name is stored, for errors
 };
 
