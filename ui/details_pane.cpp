@@ -7,6 +7,7 @@
 #include "entry_tree_model.h"
 #include "hex_view.h"
 #include "open_job.h"
+#include "io/byte_text.h"
 #include "units.h"
 #include "vfs/path_text.h"
 
@@ -15,6 +16,10 @@
 #include <QJsonDocument>
 #include <QPointer>
 #include <QSplitter>
+#include <QImage>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -37,11 +42,64 @@ DetailsPane::DetailsPane(QWidget *parent)
     map_->hide();
     topLayout->addWidget(map_);
     topLayout->addWidget(fields_, 1);
-    hex_ = new HexView(split);
+    // The first 64 KiB as hex, and as text or a picture when they are one (Preview).
+    preview_ = new QTabWidget(split);
+    preview_->setObjectName(QStringLiteral("preview"));
+    hex_ = new HexView(preview_);
+    text_ = new QPlainTextEdit(preview_);
+    text_->setReadOnly(true);
+    image_ = new QLabel(preview_);
+    image_->setAlignment(Qt::AlignCenter);
+    preview_->addTab(hex_, tr("Hex"));
+    preview_->addTab(text_, tr("Text"));
+    preview_->addTab(image_, tr("Image"));
     split->addWidget(top);
-    split->addWidget(hex_);
+    split->addWidget(preview_);
     split->setStretchFactor(1, 1);
     layout->addWidget(split);
+}
+
+void DetailsPane::setPreview(const QByteArray &head)
+{
+    hex_->setBytes(head);
+    // Text: valid UTF-8 without NUL bytes (the last character may be cut at 64 KiB).
+    QByteArrayView view(head);
+    while (!view.isEmpty() && (quint8(view.back()) & 0xC0) == 0x80)
+        view.chop(1);
+    if (!view.isEmpty() && (quint8(view.back()) & 0x80))
+        view.chop(1);
+    const bool text = !head.isEmpty() && !head.contains('\0') && isValidUtf8(view.toByteArray());
+    text_->setPlainText(text ? QString::fromUtf8(view) : QString());
+    QImage picture;
+    const bool image = !text && !head.isEmpty() && picture.loadFromData(head);
+    image_->setPixmap(image ? QPixmap::fromImage(picture.scaled(picture.size().boundedTo(QSize(1024, 1024)), Qt::KeepAspectRatio)) : QPixmap());
+    preview_->setTabEnabled(1, text);
+    preview_->setTabEnabled(2, image);
+    if (!preview_->isTabEnabled(preview_->currentIndex()))
+        preview_->setCurrentIndex(0);
+    if (previewWanted_ && !loading_) {
+        previewWanted_ = false;
+        showPreview();
+    }
+}
+
+void DetailsPane::requestPreview()
+{
+    previewWanted_ = loading_;
+    if (!loading_)
+        showPreview();
+}
+
+void DetailsPane::showPreview()
+{
+    preview_->setCurrentIndex(preview_->isTabEnabled(2) ? 2 : preview_->isTabEnabled(1) ? 1
+                                                                                        : 0);
+}
+
+QString DetailsPane::previewKind() const
+{
+    return preview_->currentIndex() == 2 ? QStringLiteral("image") : preview_->currentIndex() == 1 ? QStringLiteral("text")
+                                                                                                   : QStringLiteral("hex");
 }
 
 QString DetailsPane::text() const
@@ -73,6 +131,7 @@ void DetailsPane::showSource(const Inspection &source)
     const QJsonObject &info = source.formatInfo;
     const std::vector<DiskExtent> &allocation = source.allocation;
     ++generation_;
+    loading_ = false;
     QString html = QStringLiteral("<table cellspacing=4>");
     html += row(tr("Location"), pathText(textToBytes(spec)));
     html += row(tr("Size"), QStringLiteral("%1 (%2 bytes)").arg(sizeLabel(size)).arg(size));
@@ -101,7 +160,7 @@ void DetailsPane::showSource(const Inspection &source)
     for (auto it = info.begin(); it != info.end(); ++it)
         html += row(it.key(), jsonText(it.value()));
     fields_->setHtml(html + QStringLiteral("</table>"));
-    hex_->setBytes(source.head);
+    setPreview(source.head);
     if (allocation.empty())
         map_->clear();
     else
@@ -111,6 +170,7 @@ void DetailsPane::showSource(const Inspection &source)
 void DetailsPane::showNode(const EntryTree &tree, int32_t node)
 {
     const quint64 generation = ++generation_;
+    loading_ = false;
     const Entry entry = tree.entry(node);
     QString html = QStringLiteral("<table cellspacing=4>");
     html += row(tr("Location"), pathText(textToBytes(tree.spec(node)))); // bytes outside UTF-8 as U+FFFD
@@ -149,9 +209,10 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
         html += row(tr("Container %1").arg(it.key()), jsonText(it.value()));
     fields_->setHtml(html + QStringLiteral("</table>"));
 
-    hex_->setBytes({});
-    if (entry.type != EntryType::File || entry.encrypted || !entry.problem.isEmpty() || !layer.container)
+    setPreview({});
+    if ((entry.type != EntryType::File && entry.type != EntryType::Partition) || entry.encrypted || !entry.problem.isEmpty() || !layer.container)
         return;
+    loading_ = true;
     QPointer<DetailsPane> self(this);
     ContainerPtr container = layer.container;
     auto head = QtConcurrent::run([container, entry]() -> Result<QByteArray> {
@@ -163,8 +224,9 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     whenFinished(this, std::move(head), [self, generation](Result<QByteArray> head) {
         if (!self || generation != self->generation_)
             return;
+        self->loading_ = false;
         if (head)
-            self->hex_->setBytes(*head);
+            self->setPreview(*head);
         else
             self->hex_->setPlainText(head.error().toString());
     });

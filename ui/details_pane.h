@@ -8,6 +8,9 @@
 
 #include <QWidget>
 
+class QLabel;
+class QPlainTextEdit;
+class QTabWidget;
 class QTextBrowser;
 
 namespace asc::ui {
@@ -23,12 +26,25 @@ public:
     void showSource(const Inspection &source);
     void showNode(const EntryTree &tree, int32_t node);
     HexView *hexView() const { return hex_; }
+    // Shows the preview that fits what was read: a picture, text, else hex. The head of a
+    // selected entry is read in the background: call after it arrived (previewReady).
+    void showPreview();
+    // Preview (menu, double-click): shows the fitting preview as soon as the head is read.
+    void requestPreview();
+    QString previewKind() const; // "image", "text" or "hex": the preview on show
     AllocationMap *allocationMap() const { return map_; }
     QString text() const;
 
 private:
+    void setPreview(const QByteArray &head);
+
     QTextBrowser *fields_;
+    QTabWidget *preview_;
     HexView *hex_;
+    QPlainTextEdit *text_;
+    QLabel *image_;
+    bool loading_ = false; // the selected entry's head is being read
+    bool previewWanted_ = false; // show the fitting preview when it arrives
     AllocationMap *map_;
     quint64 generation_ = 0;
 };

@@ -5,7 +5,10 @@
 #include "io/byte_text.h"
 #include "io/remove_tree.h"
 
+#include <QDesktopServices>
+#include <QDir>
 #include <QEventLoop>
+#include <QUrl>
 #include <QProgressDialog>
 
 namespace asc::ui {
@@ -32,27 +35,44 @@ void EntryExtractor::cancel()
         running_->cancel();
 }
 
-void EntryExtractor::extractTo(QList<ExtractRequest> requests, const QString &directory)
+ExtractOptions EntryExtractor::askOptions()
+{
+    ExtractOptions options;
+    options.existing = ExistingPolicy::Ask; // names already in the destination: the user decides
+    return options;
+}
+
+void EntryExtractor::extractTo(QList<ExtractRequest> requests, const QString &directory, ExtractOptions options, uint64_t totalBytes, bool openWhenDone)
 {
     if (running_)
         return;
+    QDir().mkpath(directory);
     running_ = new QFutureWatcher<ExtractSummary>(this);
+    auto *dialog = new QProgressDialog(tr("Extracting into %1…").arg(directory), tr("Cancel"), 0, int(std::min<uint64_t>(totalBytes >> 20, INT32_MAX)), window_);
+    dialog->setObjectName(QStringLiteral("extractProgress"));
+    dialog->setMinimumDuration(500);
+    dialog->setAutoClose(false);
+    dialog->setAutoReset(false);
+    connect(dialog, &QProgressDialog::canceled, this, &EntryExtractor::cancel);
+    connect(running_, &QFutureWatcher<ExtractSummary>::progressValueChanged, dialog, &QProgressDialog::setValue);
     connect(running_, &QFutureWatcher<ExtractSummary>::progressTextChanged, this,
             [this](const QString &text) { Q_EMIT progress(tr("Extracting… %1").arg(text)); });
-    connect(running_, &QFutureWatcher<ExtractSummary>::finished, this, [this] {
+    connect(running_, &QFutureWatcher<ExtractSummary>::finished, this, [this, dialog, directory, openWhenDone] {
+        dialog->deleteLater();
         const ExtractSummary summary = running_->future().resultCount() ? running_->result() : ExtractSummary{};
         running_->deleteLater();
         running_ = nullptr;
-        QString text = describe(summary);
+        if (openWhenDone && !summary.error)
+            QDesktopServices::openUrl(QUrl::fromLocalFile(directory));
+        QString text = describe(summary) + tr(" — in %1").arg(directory);
         if (!summary.refusals.isEmpty())
             text += QStringLiteral("\n") + summary.refusals.mid(0, 20).join(QLatin1Char('\n')) +
                     (summary.refusals.size() > 20 ? tr("\n… and %1 more").arg(summary.refusals.size() - 20) : QString());
         Q_EMIT finished(text, !summary.refusals.isEmpty() || summary.error.has_value());
     });
-    ExtractOptions options;
-    options.existing = ExistingPolicy::Ask; // names already in the destination: the user decides
     stop_->store(false);
-    options.ask = conflictQuestion(QPointer<QWidget>(window_), stop_);
+    if (options.existing == ExistingPolicy::Ask)
+        options.ask = conflictQuestion(QPointer<QWidget>(window_), stop_);
     running_->setFuture(extractAsync(std::move(requests), directory, options));
 }
 

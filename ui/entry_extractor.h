@@ -22,8 +22,12 @@ public:
     ~EntryExtractor() override; // cancels and waits
 
     bool isBusy() const { return running_ != nullptr; }
-    // Extracts into `directory`; `finished` follows. Ignored while one runs.
-    void extractTo(QList<ExtractRequest> requests, const QString &directory);
+    // Extracts into `directory` (made when missing) with a progress dialog that can cancel;
+    // `finished` follows, naming the folder. With ExistingPolicy::Ask names already there are
+    // asked about. `openWhenDone` opens the folder in the file manager. Ignored while one runs.
+    void extractTo(QList<ExtractRequest> requests, const QString &directory, ExtractOptions options = askOptions(),
+                   uint64_t totalBytes = 0, bool openWhenDone = false);
+    static ExtractOptions askOptions();
     // Extracts into a fresh temporary folder (the previous one is removed) and returns the paths
     // of what was extracted completely; empty when cancelled or refused. `totalBytes` sizes the
     // progress bar. Waits in a local event loop: the window stays responsive.

@@ -107,6 +107,19 @@ const EntryTreeModel::FileKind &EntryTreeModel::fileKind(int32_t node) const
     return *kinds_.insert(key, kind);
 }
 
+QString EntryTreeModel::partitionTitle(int32_t node) const
+{
+    // "p1 — FIXTURE-FAT32": the GPT partition name when it has one, else what it holds.
+    const QString name = pathText(tree().name(node).toByteArray());
+    const QString detail = QString::fromUtf8(tree().detail(node));
+    const qsizetype open = detail.indexOf(QLatin1Char('"'));
+    const qsizetype close = open < 0 ? -1 : detail.indexOf(QLatin1Char('"'), open + 1);
+    if (close > open + 1)
+        return name + QStringLiteral(" — ") + detail.mid(open + 1, close - open - 1);
+    const qsizetype comma = detail.lastIndexOf(QStringLiteral(", "));
+    return comma < 0 ? name : name + QStringLiteral(" — ") + detail.mid(comma + 2);
+}
+
 QString EntryTreeModel::typeText(int32_t node) const
 {
     switch (tree().type(node)) {
@@ -158,7 +171,7 @@ QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Name: return pathText(t.name(node).toByteArray());
+        case Name: return type == EntryType::Partition ? partitionTitle(node) : pathText(t.name(node).toByteArray());
         case Size: return isFile ? (size == kUnknown ? tr("unknown") : sizeLabel(size)) : QVariant();
         case Compressed: {
             const uint64_t packed = t.compressedSize(node);
@@ -187,7 +200,9 @@ QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         return index.column() == Size || index.column() == Compressed ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ToolTipRole:
-        return index.column() == Name ? t.spec(node) : QVariant();
+        // The full text of cells that are often cut (the Type of a partition names its GUID).
+        return index.column() == Name ? t.spec(node) : index.column() == Type ? data(index, Qt::DisplayRole)
+                                                                              : QVariant();
     case SortRole:
         switch (index.column()) {
         case Name: return pathText(t.name(node).toByteArray());

@@ -62,6 +62,7 @@ private:
     // By name suffix, looked up once per suffix (MIME lookups are too slow for every cell).
     const FileKind &fileKind(int32_t node) const;
     QString typeText(int32_t node) const;
+    QString partitionTitle(int32_t node) const;
     QVariant icon(int32_t node) const;
 
     TreeLoader *loader_;

@@ -1,33 +1,31 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The main window: address bar, filter, the entry tree (loaded by a TreeLoader off the UI
-// thread), details and hex view, the benchmark dock, status bar with progress and Stop. Widgets
-// and wiring only: opening goes through the facade, listing through the loader, extraction
-// through the EntryExtractor. Files open from the command line, the Open dialog, Open Recent,
-// and by dropping them on the window.
+// The main window: the location bar and filter, two workspaces — Browse (the tree, details,
+// previews, extraction: BrowseView) and Benchmark (BenchPanel) — menus, and a status bar with
+// progress and Stop. Widgets and wiring only: opening goes through the facade (open_job), listing
+// through the TreeLoader. Files open from the command line, the Open dialog, Open Recent, the
+// location bar, and by dropping them on the window.
 
-#include "open/inspection.h"
+#include "browse_view.h"
 #include "details_pane.h"
 #include "open/tree_loader.h"
 #include "problem_banner.h"
 
 #include <QMainWindow>
 #include <functional>
-#include <optional>
 
 class QLabel;
 class QLineEdit;
-class QMenu;
 class QProgressBar;
-class QSplitter;
+class QTabWidget;
 class QTreeView;
 
 namespace asc::ui {
 
 class BenchPanel;
-class EntryExtractor;
 class EntryFilterModel;
 class EntryTreeModel;
+class EntryTreeView;
 class HexView;
 class LocationBar;
 class NameEncodingMenu;
@@ -41,25 +39,28 @@ public:
 
     // Starts opening a SPEC (file path, optionally with !/ parts) on a worker thread.
     void openSpec(const QString &spec);
-    QString currentSpec() const { return current_ ? current_->inspection.spec : QString(); }
-    quint64 currentSize() const { return current_ ? current_->inspection.size : 0; }
-    bool isBusy() const { return opening_ || loader_->isBusy(); }
-    HexView *hexView() const { return details_->hexView(); }
-    EntryTreeModel *model() const { return model_; }
-    EntryFilterModel *proxy() const { return proxy_; }
-    QTreeView *treeView() const { return tree_; }
-    DetailsPane *detailsPane() const { return details_; }
+    QString currentSpec() const { return browse_->current() ? browse_->current()->inspection.spec : QString(); }
+    quint64 currentSize() const { return browse_->current() ? browse_->current()->inspection.size : 0; }
+    bool isBusy() const { return opening_ || browse_->isBusy(); }
+    BrowseView *browseView() const { return browse_; }
+    HexView *hexView() const { return browse_->details()->hexView(); }
+    EntryTreeModel *model() const { return browse_->model(); }
+    EntryFilterModel *proxy() const { return browse_->proxy(); }
+    QTreeView *treeView() const;
+    DetailsPane *detailsPane() const { return browse_->details(); }
     QLineEdit *filterEdit() const { return filter_; }
+    QLineEdit *addressEdit() const { return address_; }
     BenchPanel *benchPanel() const { return bench_; }
-    QString bannerText() const { return banner_->message(); }
+    QTabWidget *workspace() const { return workspace_; }
+    QString bannerText() const { return browse_->banner()->message(); }
     // Problems reported while reading the open file (damaged headers skipped, unreadable entries).
-    QStringList problems() const { return banner_->problems(); }
+    QStringList problems() const { return browse_->banner()->problems(); }
     // Legacy archive names are decoded from this charset (empty: as stored); changing it reopens.
     QByteArray nameCharset() const { return nameCharset_; }
     void setNameCharset(const QByteArray &charset);
     // Extracts the selected entries (all when nothing is selected) into `directory`.
-    void extractSelectedTo(const QString &directory);
-    void stopLoading();
+    void extractSelectedTo(const QString &directory) { browse_->extractSelectedTo(directory); }
+    void stopLoading() { browse_->stop(); }
     // Where files beyond the first go when several are dropped or given (a new window each).
     void setExtraFileOpener(std::function<void(const QString &)> opener) { openElsewhere_ = std::move(opener); }
     void openFiles(const QStringList &specs);
@@ -78,38 +79,27 @@ protected:
 
 private:
     void buildMenus();
-    void buildToolBar();
-    void connectLoader();
-    void showOpened(Inspected opened);
-    void showError(const QString &context, const Error &error);
     void chooseFile();
-    void chooseExtractTarget();
     void filterChanged(const QString &text);
-    void selectionChanged();
     void updateStatus();
-    QStringList extractForDrag(const QList<int32_t> &nodes);
+    // A status message that stays only while the window is busy.
+    void showBusyMessage(const QString &text);
 
     LocationBar *location_ = nullptr;
     QLineEdit *address_ = nullptr;
     QLineEdit *filter_ = nullptr;
-    ProblemBanner *banner_ = nullptr;
-    QTreeView *tree_ = nullptr;
-    DetailsPane *details_ = nullptr;
-    QSplitter *splitter_ = nullptr;
+    BrowseView *browse_ = nullptr;
+    QTabWidget *workspace_ = nullptr;
     BenchPanel *bench_ = nullptr;
     RecentMenu *recentMenu_ = nullptr;
     NameEncodingMenu *encodingMenu_ = nullptr;
     QProgressBar *progress_ = nullptr;
     QLabel *counter_ = nullptr;
-    TreeLoader *loader_ = nullptr;
-    EntryTreeModel *model_ = nullptr;
-    EntryFilterModel *proxy_ = nullptr;
-    EntryExtractor *extractor_ = nullptr;
-    std::optional<Inspected> current_;
     std::function<void(const QString &)> openElsewhere_;
     QByteArray nameCharset_; // "" = names as stored
     quint64 generation_ = 0; // a newer open drops results of older ones
     bool opening_ = false;
+    bool busyMessage_ = false;
 };
 
 } // namespace asc::ui

@@ -5,7 +5,7 @@
 #include "name_encoding_menu.h"
 
 #include <QActionGroup>
-#include <QDockWidget>
+#include <QTabWidget>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -18,11 +18,12 @@ int ViewMenu::filterDepth()
     return QSettings().value(kDepthKey, 0).toInt();
 }
 
-ViewMenu::ViewMenu(QDockWidget *benchmark, QStatusBar *statusBar, LocationBar *location, QWidget *parent)
+ViewMenu::ViewMenu(QTabWidget *workspace, QStatusBar *statusBar, LocationBar *location, QWidget *parent)
     : QMenu(tr("&View"), parent)
 {
-    benchmark->toggleViewAction()->setText(tr("&Benchmark Panel"));
-    addAction(benchmark->toggleViewAction());
+    addAction(tr("&Browse"), QKeySequence(Qt::CTRL | Qt::Key_1), workspace, [workspace] { workspace->setCurrentIndex(0); });
+    addAction(tr("Bench&mark"), QKeySequence(Qt::CTRL | Qt::Key_2), workspace, [workspace] { workspace->setCurrentIndex(1); });
+    addSeparator();
     QAction *statusBarAction = addAction(tr("&Status Bar"));
     statusBarAction->setCheckable(true);
     statusBarAction->setChecked(true);
@@ -46,6 +47,12 @@ ViewMenu::ViewMenu(QDockWidget *benchmark, QStatusBar *statusBar, LocationBar *l
     addSeparator();
     encoding_ = new NameEncodingMenu(this);
     addMenu(encoding_);
+    addSeparator();
+    addAction(tr("&Reset Layout"), this, [this, statusBar, statusBarAction] {
+        statusBarAction->setChecked(true);
+        statusBar->show();
+        Q_EMIT layoutResetRequested();
+    });
 }
 
 } // namespace asc::ui

@@ -50,6 +50,8 @@ static constexpr size_t kQuickProbeBytes = 4096;
 
 Result<const Format *> probeFormat(const SourcePtr &source)
 {
+    if (source->opaque())
+        return nullptr;
     for (const bool quick : {true, false}) {
         auto head = readHead(*source, quick ? kQuickProbeBytes : kProbeBytes);
         if (!head)
@@ -112,6 +114,9 @@ Result<ContainerPtr> openContainer(SourcePtr source)
     auto unwrapped = unwrapAndProbe(std::move(source));
     if (!unwrapped)
         return std::move(unwrapped).error();
+    if (unwrapped->source->opaque())
+        return Error::format(unwrapped->source->name(), std::nullopt,
+                             QStringLiteral("an extended partition: the logical partitions it holds are listed beside it (p5, p6, ...)"));
     if (!unwrapped->format || !unwrapped->format->openContainer)
         return Error::format(unwrapped->source->name(), std::nullopt,
                              QStringLiteral("not a recognised archive or disk image"));

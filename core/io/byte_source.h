@@ -47,6 +47,10 @@ public:
         return 0;
     }
 
+    // Bytes with no format of their own (an extended partition holds the chain of boot records
+    // that describes the logical partitions listed beside it): never probed as a container.
+    virtual bool opaque() const { return false; }
+
     // Reads exactly buf.size() bytes or fails with a Format error naming the offset.
     Result<void> readExact(uint64_t offset, std::span<char> buf) const;
 };

@@ -16,6 +16,8 @@ public:
     QString name() const override { return name_; }
     std::optional<FileExtent> fileExtent(uint64_t offset) const override;
     uint64_t zeroRun(uint64_t offset) const override;
+    bool opaque() const override { return opaque_; }
+    void setOpaque(bool opaque) { opaque_ = opaque; }
 
     const SourcePtr &parent() const { return parent_; }
     uint64_t start() const { return start_; }
@@ -25,6 +27,7 @@ private:
     uint64_t start_;
     uint64_t length_;
     QString name_;
+    bool opaque_ = false;
 };
 
 } // namespace asc

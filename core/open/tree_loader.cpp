@@ -61,7 +61,7 @@ bool TreeLoader::looksNested(int32_t node) const
     if (failed_.contains(node))
         return false;
     if (tree_.type(node) == EntryType::Partition)
-        return true; // a partition is opened to see what it holds
+        return !tree_.opaque(node); // a partition is opened to see what it holds (not an extended one)
     return tree_.type(node) == EntryType::File && nameSuggestsContainer(tree_.name(node));
 }
 

@@ -47,6 +47,7 @@ struct Entry {
     bool encrypted = false;
     bool hasMtime = false;
     bool unsafePath = false; // absolute or with ".." in the archive: never extracted
+    bool opaque = false; // content with no format of its own to open (an extended partition's EBR chain)
 
     QByteArray name() const; // last path component
     bool isDir() const { return type == EntryType::Dir; }

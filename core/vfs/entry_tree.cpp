@@ -79,7 +79,7 @@ void EntryTree::store(int32_t node, Entry entry, bool synthesized)
     r.gname = intern(entry.gname);
     r.type = entry.type;
     r.flags = uint8_t((synthesized ? kSynthesized : 0) | (entry.encrypted ? kEncrypted : 0) |
-                      (entry.hasMtime ? kHasMtime : 0) | (entry.unsafePath ? kUnsafePath : 0));
+                      (entry.hasMtime ? kHasMtime : 0) | (entry.unsafePath ? kUnsafePath : 0) | (entry.opaque ? kOpaque : 0));
     if (!entry.target.isEmpty() || !entry.detail.isEmpty() || !entry.problem.isEmpty() || entry.compressedSize != kUnknown ||
         entry.rdevMajor || entry.rdevMinor || entry.ordinal > UINT32_MAX) {
         extras_.insert(node, Extra{std::move(entry.target), std::move(entry.detail), std::move(entry.problem), entry.compressedSize,
@@ -132,6 +132,7 @@ Entry EntryTree::entry(int32_t node) const
     e.encrypted = r.flags & kEncrypted;
     e.hasMtime = r.flags & kHasMtime;
     e.unsafePath = r.flags & kUnsafePath;
+    e.opaque = r.flags & kOpaque;
     auto extra = extras_.constFind(node);
     if (extra != extras_.constEnd()) {
         e.target = extra->target;

@@ -59,6 +59,7 @@ public:
     // Single fields without building an Entry (views ask for them for every visible cell).
     bool hasMtime(int32_t node) const { return records_[size_t(node)].flags & kHasMtime; }
     bool encrypted(int32_t node) const { return records_[size_t(node)].flags & kEncrypted; }
+    bool opaque(int32_t node) const { return records_[size_t(node)].flags & kOpaque; }
     uint32_t mode(int32_t node) const { return records_[size_t(node)].mode; }
     uint32_t uid(int32_t node) const { return records_[size_t(node)].uid; }
     uint32_t gid(int32_t node) const { return records_[size_t(node)].gid; }
@@ -82,7 +83,8 @@ private:
     enum Flags : uint8_t { kSynthesized = 1,
                            kEncrypted = 2,
                            kHasMtime = 4,
-                           kUnsafePath = 8 };
+                           kUnsafePath = 8,
+                           kOpaque = 16 };
     struct Node {
         int32_t parent = -1;
         int32_t row = 0; // index in the parent's children

@@ -581,6 +581,15 @@ Result<ExtractReport> extractEntries(Container &container, const QByteArray &sel
     auto walked = container.walk([&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
         if (!selection.isEmpty() && entry.path != selection && !entry.path.startsWith(prefix))
             return true;
+        if (options.flatten && !entry.unsafePath) {
+            if (entry.type == EntryType::Dir)
+                return true;
+            Entry flat = entry;
+            flat.path = entry.path.mid(entry.path.lastIndexOf('/') + 1);
+            if (entry.type == EntryType::Hardlink)
+                flat.target = entry.target.mid(entry.target.lastIndexOf('/') + 1);
+            return extractor.extractEntry(flat, read);
+        }
         return extractor.extractEntry(entry, read);
     });
     extractor.commitPending(); // also after a cancel or a broken stream: those files are whole

@@ -32,6 +32,9 @@ struct ExtractOptions {
     // For Ask: called on the extracting thread for each existing name; returns the choice for it
     // (anything but Ask). Setting *applyToAll makes that the answer for the rest.
     std::function<ExistingPolicy(const QByteArray &path, bool *applyToAll)> ask;
+    // Every member under its own name in the directory, no folders (7-Zip's "no pathnames"); a
+    // later member of a name then replaces an earlier one as within any extraction.
+    bool flatten = false;
     uint64_t maxBytes = 64ULL << 30; // total bytes written; 0 = no limit
     double maxRatio = 200.0; // bytes written / container bytes; 0 = no limit
     uint64_t ratioGrace = 64ULL << 20; // the ratio only counts past this many bytes

@@ -101,6 +101,14 @@ private Q_SLOTS:
         auto cat = test::runCli({QStringLiteral("cat"), dir_.filePath(QStringLiteral("mbr.raw!/p6!/docs/payload.bin"))});
         QCOMPARE(cat.exitCode, 0);
         QVERIFY(cat.out == isoFile_);
+        // The extended partition is not a disk of its own: listing it does not list p5 and p6
+        // again (misnamed p1, p2 from the boot-record chain); its bytes still read.
+        auto extended = test::runCli({QStringLiteral("ls"), dir_.filePath(QStringLiteral("mbr.raw!/p2"))});
+        QCOMPARE(extended.exitCode, 1);
+        QVERIFY2(extended.out.isEmpty() && extended.err.contains("extended partition"), extended.err.constData());
+        auto bytes = test::runCli({QStringLiteral("cat"), dir_.filePath(QStringLiteral("mbr.raw!/p2"))});
+        QCOMPARE(bytes.exitCode, 0);
+        QVERIFY(bytes.out.size() > 0);
     }
 };
 

@@ -103,7 +103,7 @@ private Q_SLOTS:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             size = window.size();
             QVERIFY(size.height() <= 900); // the window must fit small screens
-            auto *splitter = window.findChild<QSplitter *>();
+            QSplitter *splitter = window.browseView()->splitter();
             QVERIFY(splitter);
             splitter->setSizes({200, 600});
             splitterState = splitter->saveState();
@@ -111,7 +111,7 @@ private Q_SLOTS:
         }
         ui::MainWindow again;
         QCOMPARE(again.size(), size);
-        QCOMPARE(again.findChild<QSplitter *>()->saveState(), splitterState);
+        QCOMPARE(again.browseView()->splitter()->saveState(), splitterState);
     }
 };
 

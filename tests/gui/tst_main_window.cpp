@@ -4,11 +4,13 @@
 
 #include "details_pane.h"
 #include "hex_view.h"
+#include "bench/bench_panel.h"
 #include "main_window.h"
 #include "test_files.h"
 
 #include <QApplication>
-#include <QDockWidget>
+#include <QPushButton>
+#include <QTabWidget>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -85,6 +87,28 @@ private Q_SLOTS:
     }
 
     void viewMenuKeysAndFilter();
+
+    // At 800x600 nothing is cut off: every visible button of both workspaces lies inside the
+    // window, and the window really is that small (no minimum size forcing it wider).
+    void usableAt800x600()
+    {
+        ui::MainWindow window;
+        window.resize(800, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.width() <= 800 && window.height() <= 600, qPrintable(QStringLiteral("%1x%2").arg(window.width()).arg(window.height())));
+        for (int page = 0; page < window.workspace()->count(); ++page) {
+            window.workspace()->setCurrentIndex(page);
+            QApplication::processEvents();
+            for (QPushButton *button : window.findChildren<QPushButton *>()) {
+                if (!button->isVisibleTo(&window) || !button->isVisible())
+                    continue;
+                const QRect where(button->mapTo(&window, QPoint()), button->size());
+                QVERIFY2(window.rect().contains(where), qPrintable(button->text() + QStringLiteral(" at %1,%2 %3x%4").arg(where.x()).arg(where.y()).arg(where.width()).arg(where.height())));
+                QVERIFY2(button->width() >= button->minimumSizeHint().width(), qPrintable(button->text() + QStringLiteral(" is squeezed")));
+            }
+        }
+    }
     void showsErrorsInTheWindow()
     {
         ui::MainWindow window;
@@ -101,32 +125,41 @@ private Q_SLOTS:
     }
 };
 
-// (added with the View menu) A closed Benchmark dock comes back from View and with F5; Ctrl+F and
-// Ctrl+L focus the filter and the location bar; Esc clears the filter; a new file starts unfiltered.
+// The tree gets the room: inspecting is the first job, benchmarking a second workspace one key
+// away (Ctrl+2, or F5, which runs it where it can be seen; Ctrl+1 goes back), with Run and Cancel
+// at the top of it. Ctrl+F and Ctrl+L focus the filter and the location bar; Esc clears the
+// filter; a new file starts unfiltered.
 void TestMainWindow::viewMenuKeysAndFilter()
 {
     ui::MainWindow window;
+    window.resize(1200, 780);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    auto *dock = window.findChild<QDockWidget *>(QStringLiteral("benchmark"));
-    QVERIFY(dock);
-    dock->close();
-    QVERIFY(!dock->isVisible());
-    QAction *toggle = nullptr, *run = nullptr;
-    for (QAction *menu : window.menuBar()->actions()) {
-        for (QAction *a : menu->menu()->actions()) {
-            if (a->text().remove(QLatin1Char('&')) == QLatin1String("Benchmark Panel"))
-                toggle = a;
+    QTabWidget *workspace = window.workspace();
+    QCOMPARE(workspace->currentIndex(), 0);
+    QVERIFY2(window.treeView()->height() > window.height() * 3 / 5, qPrintable(QString::number(window.treeView()->height())));
+    QTest::keyClick(&window, Qt::Key_2, Qt::ControlModifier);
+    QCOMPARE(workspace->currentWidget(), window.benchPanel());
+    auto *runButton = window.benchPanel()->findChild<QPushButton *>(QStringLiteral("benchRun"));
+    auto *cancelButton = window.benchPanel()->findChild<QPushButton *>(QStringLiteral("benchCancel"));
+    QVERIFY(runButton && cancelButton);
+    for (QPushButton *button : {runButton, cancelButton}) {
+        QVERIFY(button->isVisible());
+        const QRect where(button->mapTo(&window, QPoint()), button->size());
+        QVERIFY2(window.rect().contains(where) && where.top() < window.height() / 4, qPrintable(QStringLiteral("%1,%2").arg(where.x()).arg(where.y())));
+    }
+    QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
+    QCOMPARE(workspace->currentIndex(), 0);
+    QAction *run = nullptr;
+    for (QAction *menu : window.menuBar()->actions())
+        for (QAction *a : menu->menu()->actions())
             if (a->shortcut() == QKeySequence(Qt::Key_F5))
                 run = a;
-        }
-    }
-    QVERIFY(toggle && run);
-    toggle->trigger();
-    QVERIFY(dock->isVisible());
-    dock->close();
+    QVERIFY(run);
     run->trigger(); // F5: the run is never invisible
-    QVERIFY(dock->isVisible());
+    QCOMPARE(workspace->currentWidget(), window.benchPanel());
+    window.benchPanel()->cancel();
+    QTest::keyClick(&window, Qt::Key_1, Qt::ControlModifier);
 
     QTest::keyClick(&window, Qt::Key_F, Qt::ControlModifier);
     QTRY_VERIFY(window.filterEdit()->hasFocus());

@@ -36,7 +36,7 @@ private Q_SLOTS:
         QSignalSpy finished(panel, &ui::BenchPanel::runFinished);
         panel->run();
         QVERIFY(progressed.wait(60000)); // the worker is posting progress now
-        delete panel;                     // cancels and waits for the worker
+        delete panel; // cancels and waits for the worker
         // Whatever the worker posted before it stopped is delivered now, or dropped with its receiver.
         QCoreApplication::sendPostedEvents();
         QCoreApplication::processEvents();

@@ -7,7 +7,8 @@ QModelIndex findByName(const QAbstractItemModel *model, const QString &name, con
 {
     for (int row = 0; row < model->rowCount(parent); ++row) {
         const QModelIndex index = model->index(row, 0, parent);
-        if (index.data().toString() == name)
+        // A partition shows as "p1 — LABEL": its name is the part before the dash.
+        if (index.data().toString() == name || index.data().toString().section(QStringLiteral(" — "), 0, 0) == name)
             return index;
         if (!recursive)
             continue;

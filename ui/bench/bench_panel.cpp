@@ -17,6 +17,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileDialog>
+#include <QGridLayout>
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QGroupBox>
@@ -57,7 +58,7 @@ BenchPanel::BenchPanel(QWidget *parent)
       statistics_(new StatisticsModel(this)),
       writeChart_(new BenchmarkChart(this))
 {
-    auto *layout = new QHBoxLayout(this);
+    auto *layout = new QVBoxLayout(this);
     auto *settings = new QWidget(this);
     auto *settingsLayout = new QVBoxLayout(settings);
     settingsLayout->setContentsMargins(0, 0, 0, 0);
@@ -98,17 +99,24 @@ BenchPanel::BenchPanel(QWidget *parent)
     form->addRow(tr("Passes"), passes_);
     settingsLayout->addLayout(form);
     buildStrategyBoxes(settingsLayout);
-    runButton_ = new QPushButton(tr("Run"), settings);
-    cancelButton_ = new QPushButton(tr("Cancel"), settings);
-    auto *buttons = new QHBoxLayout;
-    buttons->addWidget(runButton_);
-    buttons->addWidget(cancelButton_);
-    settingsLayout->addLayout(buttons);
-    progress_ = new QProgressBar(settings);
-    status_ = new QLabel(settings);
+    // Run, Cancel and the progress sit above everything, always visible (never at the bottom of a
+    // scrolled list of strategies).
+    runButton_ = new QPushButton(QIcon::fromTheme(QStringLiteral("media-playback-start")), tr("Run"), this);
+    runButton_->setObjectName(QStringLiteral("benchRun"));
+    runButton_->setToolTip(tr("Run the benchmark (F5)"));
+    cancelButton_ = new QPushButton(tr("Cancel"), this);
+    cancelButton_->setObjectName(QStringLiteral("benchCancel"));
+    progress_ = new QProgressBar(this);
+    progress_->setMaximumWidth(240);
+    status_ = new QLabel(this);
     status_->setWordWrap(true);
-    settingsLayout->addWidget(progress_);
-    settingsLayout->addWidget(status_);
+    status_->setMinimumWidth(120);
+    auto *top = new QHBoxLayout;
+    top->addWidget(runButton_);
+    top->addWidget(cancelButton_);
+    top->addWidget(progress_);
+    top->addWidget(status_, 1);
+    layout->addLayout(top);
     settingsLayout->addStretch(1);
     connect(runButton_, &QPushButton::clicked, this, &BenchPanel::run);
     connect(cancelButton_, &QPushButton::clicked, this, &BenchPanel::cancel);
@@ -117,7 +125,9 @@ BenchPanel::BenchPanel(QWidget *parent)
     auto *chartPage = new QWidget(tabs_);
     auto *chartLayout = new QVBoxLayout(chartPage);
     chartLayout->addWidget(chart_->createView(chartPage), 1);
+    // Two rows of buttons under the chart: one would force a wide window.
     auto *chartButtons = new QHBoxLayout;
+    auto *resultButtons = new QHBoxLayout;
     auto addButton = [&](QHBoxLayout *row, const QString &text, auto slot) {
         auto *b = new QPushButton(text, chartPage);
         connect(b, &QPushButton::clicked, this, slot);
@@ -134,25 +144,28 @@ BenchPanel::BenchPanel(QWidget *parent)
         image.loadFromData(chart_->renderPng(QSize(1200, 700)), "PNG");
         QApplication::clipboard()->setImage(image);
     });
-    addButton(chartButtons, tr("Save Result…"), [this] {
+    addButton(resultButtons, tr("Save Result…"), [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save Result"), QStringLiteral("result.json"), tr("Results (*.json)"));
         if (!path.isEmpty())
             if (auto ok = saveResult(path); !ok)
                 status_->setText(ok.error().toString());
     });
-    addButton(chartButtons, tr("Load Result…"), [this] {
+    addButton(resultButtons, tr("Load Result…"), [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Load Result"), {}, tr("Results (*.json)"));
         if (!path.isEmpty())
             if (auto ok = loadResult(path); !ok)
                 status_->setText(ok.error().toString());
     });
-    addButton(chartButtons, tr("Export Data…"), [this] {
+    addButton(resultButtons, tr("Export Data…"), [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Data"), QStringLiteral("result.csv"), tr("Data (*.csv *.json)"));
         if (!path.isEmpty())
             if (auto ok = exportData(path); !ok)
                 status_->setText(ok.error().toString());
     });
+    chartButtons->addStretch(1);
+    resultButtons->addStretch(1);
     chartLayout->addLayout(chartButtons);
+    chartLayout->addLayout(resultButtons);
     tabs_->addTab(chartPage, tr("Chart"));
 
     auto *tablePage = new QWidget(tabs_);
@@ -194,8 +207,8 @@ BenchPanel::BenchPanel(QWidget *parent)
     auto *scroll = new QScrollArea(this);
     scroll->setWidget(settings);
     scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(settings->sizeHint().width() + 20);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    scroll->setMinimumWidth(std::min(settings->sizeHint().width() + 20, 260));
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(scroll);
     splitter->addWidget(tabs_);
@@ -208,7 +221,8 @@ QWidget *BenchPanel::buildWriteTab()
 {
     auto *page = new QWidget(this);
     auto *layout = new QVBoxLayout(page);
-    auto *form = new QHBoxLayout;
+    // Three short rows, not one long one: the tab stays usable in a small window.
+    auto *form = new QGridLayout;
     writeDir_ = new QLineEdit(QDir::homePath(), page);
     writeDir_->setToolTip(tr("A directory on the filesystem to measure; files go to a private folder that is removed afterwards"));
     auto *sizeFrom = new QComboBox(page);
@@ -227,18 +241,27 @@ QWidget *BenchPanel::buildWriteTab()
     bufferTo->setToolTip(tr("Sweep N up to this size: the strategies that use N run at each power of two"));
     auto *atomic = new QCheckBox(tr("atomic replace"), page);
     auto *run = new QPushButton(tr("Run Writes"), page);
-    form->addWidget(new QLabel(tr("Directory"), page));
-    form->addWidget(writeDir_, 1);
-    form->addWidget(new QLabel(tr("files"), page));
-    form->addWidget(sizeFrom);
-    form->addWidget(new QLabel(tr("to"), page));
-    form->addWidget(sizeTo);
-    form->addWidget(new QLabel(tr("buffer N"), page));
-    form->addWidget(buffer);
-    form->addWidget(new QLabel(tr("to"), page));
-    form->addWidget(bufferTo);
-    form->addWidget(atomic);
-    form->addWidget(run);
+    auto *browse = new QPushButton(tr("Browse…"), page);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString chosen = QFileDialog::getExistingDirectory(this, tr("Directory to Measure"), writeDir_->text());
+        if (!chosen.isEmpty())
+            writeDir_->setText(chosen);
+    });
+    auto row = [page](std::initializer_list<QWidget *> widgets) {
+        auto *line = new QHBoxLayout;
+        for (QWidget *w : widgets)
+            line->addWidget(w);
+        line->addStretch(1);
+        return line;
+    };
+    form->addWidget(new QLabel(tr("Directory"), page), 0, 0);
+    auto *dirRow = new QHBoxLayout;
+    dirRow->addWidget(writeDir_, 1);
+    dirRow->addWidget(browse);
+    form->addLayout(dirRow, 0, 1);
+    form->addWidget(new QLabel(tr("Files"), page), 1, 0);
+    form->addLayout(row({sizeFrom, new QLabel(tr("to"), page), sizeTo, new QLabel(tr("buffer N"), page), buffer, new QLabel(tr("to"), page), bufferTo}), 1, 1);
+    form->addLayout(row({atomic, run}), 2, 1);
     layout->addLayout(form);
     writeStatus_ = new QLabel(page);
     writeStatus_->setWordWrap(true);

@@ -35,6 +35,7 @@ Result<ContainerPtr> PartitionContainer::open(SourcePtr disk)
                 detail += QStringLiteral(", ") + filesystem;
         } else {
             detail += QStringLiteral(", extended");
+            e.opaque = true; // its logical partitions are listed beside it (p5, p6, ...)
         }
         e.detail = detail.toUtf8();
         container->entries_.push_back(e);
@@ -54,7 +55,11 @@ Result<SourcePtr> PartitionContainer::open(const Entry &entry)
 {
     if (entry.type != EntryType::Partition || entry.dataOffset == kUnknown)
         return Error::make(ErrorKind::Usage, disk_->name(), QStringLiteral("'%1' is not a partition").arg(bytesToText(entry.path)));
-    return SourcePtr(std::make_shared<SliceSource>(disk_, entry.dataOffset, entry.size, disk_->name() + QStringLiteral("!/") + bytesToText(entry.path)));
+    auto slice = std::make_shared<SliceSource>(disk_, entry.dataOffset, entry.size, disk_->name() + QStringLiteral("!/") + bytesToText(entry.path));
+    // An extended partition's bytes are the EBR chain already read for p5, p6, ...: probing them
+    // as a disk of their own would list the logical partitions a second time, misnamed.
+    slice->setOpaque(entry.opaque);
+    return SourcePtr(slice);
 }
 
 QJsonObject PartitionContainer::info() const

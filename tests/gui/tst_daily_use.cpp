@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+// The GUI as a daily tool: the filter searches partitions and filesystems nobody expanded and
+// says when nothing matches; the context menu and double-click (Open, Preview, Extract…, Extract
+// Here, Copy SPEC, Benchmark This); the extraction dialog (flattened, remembered); partitions
+// named by their labels, an extended partition not listed twice, a partition's bytes in hex;
+// status messages that end with their work; a failed open keeps showing the open file; an
+// unrecognised file says so.
+
+#include "bench/bench_panel.h"
+#include "details_pane.h"
+#include "entry_filter_model.h"
+#include "entry_menu.h"
+#include "entry_tree_model.h"
+#include "extract_dialog.h"
+#include "fixtures.h"
+#include "hex_view.h"
+#include "main_window.h"
+#include "model_search.h"
+#include "test_files.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QClipboard>
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTest>
+#include <QTimer>
+#include <QTreeView>
+
+using namespace asc;
+
+class TestDailyUse : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString archive_;
+
+    static bool openAndWait(ui::MainWindow &window, const QString &spec)
+    {
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        QSignalSpy opened(&window, &ui::MainWindow::opened);
+        window.openSpec(spec);
+        if ((opened.count() == 0 && !opened.wait(20000)) || !opened.first().at(1).toBool())
+            return false;
+        return listed.count() > 0 || listed.wait(20000);
+    }
+
+    static QString counterText(ui::MainWindow &window)
+    {
+        for (QLabel *label : window.statusBar()->findChildren<QLabel *>())
+            if (label->text().contains(QStringLiteral("entr")))
+                return label->text();
+        return {};
+    }
+
+    static QAction *menuAction(QMenu *menu, const QString &text)
+    {
+        for (QAction *action : menu->actions())
+            if (action->text().remove(QLatin1Char('&')) == text)
+                return action;
+        return nullptr;
+    }
+
+    // A real double-click: press, release, double-click, release (QTest::mouseDClick leaves out the
+    // first release, and a view that drags items is then still "dragging" at the double-click).
+    static void doubleClick(QWidget *viewport, QPoint at)
+    {
+        QTest::mouseClick(viewport, Qt::LeftButton, {}, at);
+        QMouseEvent dbl(QEvent::MouseButtonDblClick, at, viewport->mapToGlobal(at), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(viewport, &dbl);
+        QTest::mouseRelease(viewport, Qt::LeftButton, {}, at);
+    }
+
+    void select(ui::MainWindow &window, const QModelIndex &index)
+    {
+        window.treeView()->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_daily_use"));
+        QSettings().clear();
+        ASC_REQUIRE_TOOL(QStringLiteral("bsdtar"));
+        test::writeFile(dir_, QStringLiteral("src/docs/readme.txt"), "hello, reader\n");
+        test::writeFile(dir_, QStringLiteral("src/docs/deeper/notes.txt"), "notes\n");
+        test::writeFile(dir_, QStringLiteral("src/data.bin"), test::seededBytes(5000, 1));
+        archive_ = dir_.filePath(QStringLiteral("sample.tar.gz"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-czf"), archive_, QStringLiteral("-C"), dir_.filePath(QStringLiteral("src")), QStringLiteral("docs"), QStringLiteral("data.bin")}).exitCode, 0);
+    }
+
+    void filterSearchesWhatNobodyExpanded()
+    {
+        ui::MainWindow window; // no model tester here: it would fetch (expand) everything itself
+        window.show();
+        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
+        QVERIFY(!test::findByName(window.proxy(), QStringLiteral("README.TXT")).isValid());
+        window.filterEdit()->setText(QStringLiteral("readme"));
+        QTRY_VERIFY_WITH_TIMEOUT(test::findByName(window.proxy(), QStringLiteral("README.TXT")).isValid(), 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30000);
+        QVERIFY2(counterText(window).startsWith(QStringLiteral("filtered")), qPrintable(counterText(window)));
+        QVERIFY(!window.statusBar()->currentMessage().contains(QStringLiteral("Searching")));
+        window.filterEdit()->setText(QStringLiteral("no-such-name-anywhere"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30000);
+        QVERIFY2(counterText(window).startsWith(QStringLiteral("no matches")), qPrintable(counterText(window)));
+    }
+
+    void contextMenuAndDoubleClick()
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, archive_));
+        const QModelIndex readme = test::findByName(window.proxy(), QStringLiteral("readme.txt"));
+        QVERIFY(readme.isValid());
+        select(window, readme);
+        std::unique_ptr<QMenu> menu(window.browseView()->entryMenu()->build(&window));
+        for (const char *text : {"Open", "Open With…", "Preview", "Extract…", "Extract Here", "Copy Path", "Copy SPEC", "Benchmark This", "Properties"})
+            QVERIFY2(menuAction(menu.get(), QString::fromUtf8(text)) && menuAction(menu.get(), QString::fromUtf8(text))->isEnabled(), text);
+        menuAction(menu.get(), QStringLiteral("Copy SPEC"))->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), archive_ + QStringLiteral("!/docs/readme.txt"));
+        menuAction(menu.get(), QStringLiteral("Copy Path"))->trigger();
+        QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("docs/readme.txt"));
+        menuAction(menu.get(), QStringLiteral("Preview"))->trigger();
+        QTRY_COMPARE(window.detailsPane()->previewKind(), QStringLiteral("text"));
+        menuAction(menu.get(), QStringLiteral("Benchmark This"))->trigger();
+        QCOMPARE(window.workspace()->currentWidget(), window.benchPanel());
+        QCOMPARE(window.benchPanel()->target(), archive_ + QStringLiteral("!/docs/readme.txt"));
+        window.workspace()->setCurrentIndex(0);
+
+        // Double-click: a file previews (the binary one as hex), a folder expands.
+        const QModelIndex data = test::findByName(window.proxy(), QStringLiteral("data.bin"));
+        select(window, data);
+        QTRY_COMPARE(window.detailsPane()->hexView()->bytes().size(), 5000);
+        const QRect cell = window.treeView()->visualRect(data);
+        QSignalSpy doubleClicks(window.treeView(), &QAbstractItemView::doubleClicked);
+        doubleClick(window.treeView()->viewport(), cell.center());
+        QCOMPARE(doubleClicks.count(), 1);
+        QTRY_COMPARE(window.detailsPane()->previewKind(), QStringLiteral("hex"));
+        const QModelIndex deeper = test::findByName(window.proxy(), QStringLiteral("deeper"));
+        window.treeView()->expand(test::findByName(window.proxy(), QStringLiteral("docs")));
+        QVERIFY(!window.treeView()->isExpanded(deeper));
+        window.treeView()->scrollTo(deeper);
+        doubleClick(window.treeView()->viewport(), window.treeView()->visualRect(deeper).center());
+        QTRY_VERIFY(window.treeView()->isExpanded(deeper));
+    }
+
+    void extractionDialogFlattensAndRemembers()
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, archive_));
+        const QString target = dir_.filePath(QStringLiteral("flat"));
+        // The dialog is modal: fill it in from the event loop.
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = window.findChild<ui::ExtractDialog *>(QStringLiteral("extractDialog"));
+            QVERIFY(dialog);
+            dialog->setDirectory(target);
+            dialog->findChild<QCheckBox *>()->setChecked(true); // without folders
+            dialog->accept();
+        });
+        QSignalSpy done(&window, &ui::MainWindow::extractionFinished);
+        window.browseView()->chooseExtraction(); // nothing selected: everything
+        QVERIFY(done.count() > 0 || done.wait(20000));
+        QVERIFY2(done.first().first().toString().contains(target), qPrintable(done.first().first().toString()));
+        QCOMPARE(QDir(target).entryList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name), (QStringList{QStringLiteral("data.bin"), QStringLiteral("notes.txt"), QStringLiteral("readme.txt")}));
+        QCOMPARE(QDir(target).entryList(QDir::Dirs | QDir::NoDotAndDotDot), QStringList());
+        QCOMPARE(QSettings().value(QStringLiteral("extract/directory")).toString(), target);
+        QCOMPARE(QSettings().value(QStringLiteral("extract/flatten")).toBool(), true);
+
+        // Extract Here: beside the archive, in a folder named after it.
+        const QModelIndex readme = test::findByName(window.proxy(), QStringLiteral("readme.txt"));
+        select(window, readme);
+        std::unique_ptr<QMenu> menu(window.browseView()->entryMenu()->build(&window));
+        QSignalSpy here(&window, &ui::MainWindow::extractionFinished);
+        menuAction(menu.get(), QStringLiteral("Extract Here"))->trigger();
+        QVERIFY(here.count() > 0 || here.wait(20000));
+        QCOMPARE(test::sha256File(dir_.filePath(QStringLiteral("sample/docs/readme.txt"))), test::sha256("hello, reader\n"));
+    }
+
+    void partitionsShowLabelsOnceAndTheirBytes()
+    {
+        ui::MainWindow window;
+        QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.show();
+        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
+        const QModelIndex p1 = test::findByName(window.proxy(), QStringLiteral("p1"));
+        QCOMPARE(p1.data().toString(), QStringLiteral("p1 — FIXTURE-FAT32"));
+        const QModelIndex type = p1.siblingAtColumn(ui::EntryTreeModel::Type);
+        QCOMPARE(type.data(Qt::ToolTipRole).toString(), type.data().toString()); // the full text, however narrow the column
+        select(window, p1);
+        QTRY_VERIFY(window.detailsPane()->hexView()->bytes().size() > 0); // a partition's bytes, not "No data"
+
+        // MBR with an extended partition: p5 and p6 once, beside p2; p2 cannot be expanded.
+        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/mbr-fat16-ext2-fat12.raw"))));
+        QStringList rows;
+        for (int row = 0; row < window.proxy()->rowCount(); ++row)
+            rows << window.proxy()->index(row, 0).data().toString().section(QStringLiteral(" — "), 0, 0);
+        QCOMPARE(rows, (QStringList{QStringLiteral("p1"), QStringLiteral("p2"), QStringLiteral("p5"), QStringLiteral("p6")}));
+        const QModelIndex p2 = test::findByName(window.proxy(), QStringLiteral("p2"));
+        QVERIFY(!window.proxy()->hasChildren(p2));
+        window.treeView()->expand(p2);
+        QTRY_VERIFY(!window.isBusy());
+        QCOMPARE(window.proxy()->rowCount(p2), 0);
+        QVERIFY(window.bannerText().isEmpty());
+    }
+
+    void statusEndsWithTheWorkAndFailuresKeepTheFile()
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, archive_));
+        QTRY_VERIFY(!window.statusBar()->currentMessage().startsWith(QStringLiteral("Opening")));
+        QVERIFY(window.statusBar()->currentMessage().contains(QFileInfo(archive_).fileName()));
+        const int rows = window.model()->tree().size();
+        QSignalSpy opened(&window, &ui::MainWindow::opened);
+        window.openSpec(dir_.filePath(QStringLiteral("missing.zip")));
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        QCOMPARE(opened.first().at(1).toBool(), false);
+        QVERIFY(window.bannerText().contains(QStringLiteral("missing.zip")));
+        QCOMPARE(window.addressEdit()->text(), archive_); // the location shows the open file
+        QCOMPARE(window.model()->tree().size(), rows);                 // and so does the tree
+
+        const QString text = test::writeFile(dir_, QStringLiteral("plain.dat"), "just some bytes\n");
+        opened.clear();
+        window.openSpec(text);
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        QCOMPARE(opened.first().at(1).toBool(), true);
+        QVERIFY2(window.bannerText().contains(QStringLiteral("not a recognised archive or disk image")), qPrintable(window.bannerText()));
+    }
+};
+
+QTEST_MAIN(TestDailyUse)
+#include "tst_daily_use.moc"

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+#include "browse_view.h"
+
+#include "details_pane.h"
+#include "entry_extractor.h"
+#include "entry_filter_model.h"
+#include "entry_menu.h"
+#include "entry_tree_model.h"
+#include "entry_tree_view.h"
+#include "extract_dialog.h"
+#include "open/tree_loader.h"
+#include "problem_banner.h"
+#include "units.h"
+
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace asc::ui {
+
+// Drag-out and Open extract into a temporary folder first (on a worker, with progress).
+static constexpr uint64_t kDragLimit = 4ULL << 30;
+
+BrowseView::BrowseView(QWidget *parent) : QWidget(parent)
+{
+    loader_ = new TreeLoader(this);
+    model_ = new EntryTreeModel(loader_, this);
+    proxy_ = new EntryFilterModel(this);
+    proxy_->setSourceModel(model_);
+    extractor_ = new EntryExtractor(this);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    banner_ = new ProblemBanner(this);
+    tree_ = new EntryTreeView(proxy_, this);
+    details_ = new DetailsPane(this);
+    splitter_ = new QSplitter(Qt::Horizontal, this);
+    splitter_->addWidget(tree_);
+    splitter_->addWidget(details_);
+    splitter_->setStretchFactor(0, 3);
+    splitter_->setStretchFactor(1, 2);
+    layout->addWidget(banner_);
+    layout->addWidget(splitter_, 1);
+    menu_ = new EntryMenu(tree_, model_, proxy_, extractor_);
+
+    connect(tree_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &BrowseView::selectionChanged);
+    connect(
+        model_, &EntryTreeModel::dragExtractionRequested, this,
+        [this](const QList<int32_t> &nodes, QStringList *paths) { *paths = extractForDrag(nodes); }, Qt::DirectConnection);
+    connect(menu_, &EntryMenu::previewRequested, this, [this](int32_t node) { preview(node, false); });
+    connect(menu_, &EntryMenu::propertiesRequested, this, [this](int32_t node) { preview(node, true); });
+    connect(menu_, &EntryMenu::extractRequested, this, &BrowseView::chooseExtraction);
+    connect(menu_, &EntryMenu::extractHereRequested, this, [this](const QString &folder) {
+        extractor_->extractTo(requestsFor(model_->tree(), selectedNodes()), folder, EntryExtractor::askOptions(), bytesOf(selectedNodes()));
+    });
+    connect(menu_, &EntryMenu::benchmarkRequested, this, &BrowseView::benchmarkRequested);
+    connect(menu_, &EntryMenu::message, this, &BrowseView::status);
+    connect(extractor_, &EntryExtractor::progress, this, &BrowseView::status);
+    connect(extractor_, &EntryExtractor::finished, this, [this](const QString &text, bool failed) {
+        if (failed)
+            banner_->showMessage(text);
+        Q_EMIT status(text.section(QLatin1Char('\n'), 0, 0));
+        Q_EMIT busyChanged();
+        Q_EMIT extractionFinished(text);
+    });
+    connectLoader();
+}
+
+BrowseView::~BrowseView()
+{
+    // The models go before the loader they adapt (which then stops and waits for its workers).
+    tree_->setModel(nullptr);
+    delete proxy_;
+    delete model_;
+}
+
+void BrowseView::connectLoader()
+{
+    connect(loader_, &TreeLoader::entriesAdded, this, [this](int32_t layer) {
+        // One top folder (the usual tarball): show what is inside it.
+        const EntryTree &tree = loader_->tree();
+        if (layer == 0 && tree.childCount(EntryTree::kRoot) == 1)
+            tree_->expand(proxy_->mapFromSource(model_->indexOf(tree.child(EntryTree::kRoot, 0))));
+        if (filtering_)
+            tree_->expandAll();
+        Q_EMIT busyChanged();
+    });
+    connect(loader_, &TreeLoader::revealStep, this, [this](int32_t node) { tree_->expand(proxy_->mapFromSource(model_->indexOf(node))); });
+    connect(loader_, &TreeLoader::revealed, this, [this](int32_t node) {
+        const QModelIndex index = proxy_->mapFromSource(model_->indexOf(node));
+        tree_->setCurrentIndex(index);
+        tree_->scrollTo(index);
+    });
+    connect(loader_, &TreeLoader::problemsReported, this, [this](const std::vector<Error> &problems) {
+        banner_->addProblems(current_ ? current_->inspection.spec : QString(), problems);
+    });
+    connect(loader_, &TreeLoader::failed, this, &BrowseView::showError);
+    connect(loader_, &TreeLoader::busyChanged, this, &BrowseView::busyChanged);
+    connect(loader_, &TreeLoader::idle, this, [this](bool stopped) {
+        if (stopped)
+            Q_EMIT status(tr("Loading stopped: the tree shows what was read so far."));
+        Q_EMIT busyChanged();
+        Q_EMIT listingFinished();
+    });
+}
+
+bool BrowseView::isBusy() const
+{
+    return loader_->isBusy();
+}
+
+bool BrowseView::isExtracting() const
+{
+    return extractor_->isBusy();
+}
+
+void BrowseView::stop()
+{
+    loader_->stop();
+}
+
+void BrowseView::clear()
+{
+    loader_->clear();
+}
+
+void BrowseView::show(Inspected opened, const QByteArray &nameCharset)
+{
+    const Inspection &facts = opened.inspection;
+    banner_->reset();
+    details_->showSource(facts);
+    if (facts.openError)
+        banner_->showMessage(facts.openError->toString());
+    else if (!opened.container)
+        banner_->showMessage(tr("%1 is not a recognised archive or disk image — the details show its bytes.").arg(facts.spec.toHtmlEscaped()));
+    current_ = std::move(opened);
+    loader_->setNameCharset(nameCharset);
+    if (current_->container) {
+        const bool directory = current_->location.isDirectory();
+        const QString spec = current_->inspection.spec;
+        loader_->load(current_->container, directory ? spec.section(QStringLiteral("!/"), 0, -2) : spec,
+                      directory ? current_->location.directory : QByteArray());
+    } else {
+        loader_->clear();
+    }
+    banner_->addProblems(current_->inspection.spec, current_->inspection.problems);
+}
+
+void BrowseView::setFilter(const QString &text, int nestedDepth)
+{
+    proxy_->setFilterText(text);
+    filtering_ = !text.isEmpty();
+    if (!filtering_) {
+        loader_->stopReadingEverything();
+        return;
+    }
+    // The filter searches the whole tree, not only what was expanded so far.
+    loader_->readEverything(nestedDepth);
+    tree_->expandAll();
+}
+
+void BrowseView::selectionChanged()
+{
+    const QModelIndex current = tree_->selectionModel()->currentIndex();
+    if (!current.isValid()) {
+        if (current_) {
+            Q_EMIT targetChanged(current_->inspection.spec);
+            details_->showSource(current_->inspection);
+        }
+        return;
+    }
+    const int32_t node = model_->nodeOf(proxy_->mapToSource(current));
+    const EntryType type = model_->tree().type(node);
+    if (type == EntryType::File || type == EntryType::Partition)
+        Q_EMIT targetChanged(model_->tree().spec(node));
+    details_->showNode(model_->tree(), node);
+}
+
+void BrowseView::preview(int32_t node, bool properties)
+{
+    const QModelIndex index = proxy_->mapFromSource(model_->indexOf(node));
+    if (tree_->currentIndex() != index)
+        tree_->setCurrentIndex(index);
+    if (properties)
+        details_->setFocus(Qt::OtherFocusReason);
+    else
+        details_->requestPreview();
+}
+
+QList<int32_t> BrowseView::selectedNodes() const
+{
+    return menu_->selectedNodes();
+}
+
+uint64_t BrowseView::bytesOf(const QList<int32_t> &nodes) const
+{
+    uint64_t total = 0;
+    for (int32_t node : nodes)
+        total += model_->tree().contentSize(node) == kUnknown ? 0 : model_->tree().contentSize(node);
+    return total;
+}
+
+void BrowseView::extractSelectedTo(const QString &directory)
+{
+    if (extractor_->isBusy() || !current_ || !current_->container)
+        return;
+    QList<ExtractRequest> requests = requestsFor(model_->tree(), selectedNodes());
+    if (requests.isEmpty())
+        requests << ExtractRequest{current_->container, current_->location.isDirectory() ? current_->location.directory : QByteArray()};
+    extractor_->extractTo(std::move(requests), directory, EntryExtractor::askOptions(), bytesOf(selectedNodes()));
+    Q_EMIT busyChanged();
+}
+
+void BrowseView::chooseExtraction()
+{
+    if (extractor_->isBusy() || !current_ || !current_->container)
+        return;
+    const QList<int32_t> nodes = selectedNodes();
+    ExtractDialog dialog(int(nodes.size()), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const ExtractChoice choice = dialog.choice();
+    QList<ExtractRequest> requests;
+    if (choice.everything || nodes.isEmpty())
+        requests << ExtractRequest{current_->container, current_->location.isDirectory() ? current_->location.directory : QByteArray()};
+    else
+        requests = requestsFor(model_->tree(), nodes);
+    extractor_->extractTo(std::move(requests), choice.directory, choice.options, choice.everything ? 0 : bytesOf(nodes), choice.openWhenDone);
+    Q_EMIT busyChanged();
+}
+
+QStringList BrowseView::extractForDrag(const QList<int32_t> &nodes)
+{
+    const uint64_t total = bytesOf(nodes);
+    if (total > kDragLimit) {
+        Q_EMIT status(tr("Too large to drag (%1): use Extract… instead").arg(sizeLabel(total)));
+        return {};
+    }
+    return extractor_->extractForDrag(requestsFor(model_->tree(), nodes), total);
+}
+
+void BrowseView::showError(const QString &context, const Error &error)
+{
+    banner_->showMessage(error.file.isEmpty() ? context + QStringLiteral(": ") + error.withoutFile() : error.toString());
+    Q_EMIT status(tr("Problem with %1").arg(context));
+}
+
+} // namespace asc::ui

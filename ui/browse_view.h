@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The Browse workspace: the problem banner, the entry tree (a TreeLoader adapted by the model,
+// filtered by the proxy), its context menu, the details pane with its previews, and the window's
+// extractions (Extract…, Extract Here, drag-out, Open). It shows one opened file at a time.
+
+#include "open/inspection.h"
+
+#include <QWidget>
+#include <optional>
+
+class QSplitter;
+
+namespace asc {
+class TreeLoader;
+}
+
+namespace asc::ui {
+
+class DetailsPane;
+class EntryExtractor;
+class EntryFilterModel;
+class EntryMenu;
+class EntryTreeModel;
+class EntryTreeView;
+class ProblemBanner;
+
+class BrowseView : public QWidget {
+    Q_OBJECT
+public:
+    explicit BrowseView(QWidget *parent = nullptr);
+    ~BrowseView() override;
+
+    // Shows an opened file: its facts in the details, its container in the tree.
+    void show(Inspected opened, const QByteArray &nameCharset);
+    const std::optional<Inspected> &current() const { return current_; }
+    void setFilter(const QString &text, int nestedDepth);
+    void stop();
+    void clear();
+    bool isBusy() const;
+    bool isExtracting() const;
+
+    // Extracts the selected entries (all when nothing is selected) into `directory`.
+    void extractSelectedTo(const QString &directory);
+    // Extract…: the dialog (destination remembered, selection or all, folders or flat, existing names).
+    void chooseExtraction();
+    void showError(const QString &context, const Error &error);
+
+    ProblemBanner *banner() const { return banner_; }
+    EntryTreeView *tree() const { return tree_; }
+    EntryTreeModel *model() const { return model_; }
+    EntryFilterModel *proxy() const { return proxy_; }
+    DetailsPane *details() const { return details_; }
+    EntryMenu *entryMenu() const { return menu_; }
+    QSplitter *splitter() const { return splitter_; }
+    TreeLoader *loader() const { return loader_; }
+
+Q_SIGNALS:
+    void status(const QString &text);
+    void busyChanged();
+    void listingFinished();
+    void extractionFinished(const QString &summary);
+    // The benchmark's target: what is selected when it has content, else the file.
+    void targetChanged(const QString &spec);
+    void benchmarkRequested(const QString &spec);
+
+private:
+    void connectLoader();
+    void selectionChanged();
+    void preview(int32_t node, bool properties);
+    QList<int32_t> selectedNodes() const;
+    QStringList extractForDrag(const QList<int32_t> &nodes);
+    uint64_t bytesOf(const QList<int32_t> &nodes) const;
+
+    TreeLoader *loader_;
+    EntryTreeModel *model_;
+    EntryFilterModel *proxy_;
+    EntryExtractor *extractor_;
+    ProblemBanner *banner_;
+    EntryTreeView *tree_;
+    DetailsPane *details_;
+    QSplitter *splitter_;
+    EntryMenu *menu_;
+    std::optional<Inspected> current_;
+    bool filtering_ = false;
+};
+
+} // namespace asc::ui
