@@ -31,6 +31,20 @@ BenchmarkChart::BenchmarkChart(QObject *parent)
 {
     chart_->setAnimationOptions(QChart::NoAnimation);
     chart_->legend()->setAlignment(Qt::AlignBottom);
+    // Buffer labels ("128 KiB") that no longer fit side by side turn to a slant instead of
+    // being cut to "128 …" (small windows, the legend on the right); the gap between the two
+    // thresholds keeps the relayout this causes from flipping back.
+    connect(chart_, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
+        const auto horizontal = chart_->axes(Qt::Horizontal);
+        auto *x = horizontal.isEmpty() ? nullptr : qobject_cast<QCategoryAxis *>(horizontal.first());
+        if (!x || x->count() == 0)
+            return;
+        const double perLabel = area.width() / x->count();
+        if (x->labelsAngle() == 0 && perLabel < 58)
+            x->setLabelsAngle(-40);
+        else if (x->labelsAngle() != 0 && perLabel > 72)
+            x->setLabelsAngle(0);
+    });
     applyPalette();
     rebuild();
 }
@@ -38,8 +52,8 @@ BenchmarkChart::BenchmarkChart(QObject *parent)
 BenchmarkChart::~BenchmarkChart()
 {
     // A view owns the chart once created; otherwise we do.
-    if (!chart_->scene())
-        delete chart_;
+    if (chart_ && !chart_->scene())
+        delete chart_.data();
 }
 
 QChartView *BenchmarkChart::createView(QWidget *parent)
@@ -57,6 +71,24 @@ void BenchmarkChart::applyPalette()
     chart_->setBackgroundBrush(p.color(QPalette::Base));
     chart_->setTitleBrush(p.color(QPalette::Text));
     chart_->legend()->setLabelColor(p.color(QPalette::Text));
+}
+
+// A strategy's colour, the same in every run and every chart: the strategies of one group get
+// clearly different colours (a qualitative palette), others one spread by their name.
+static QColor colourOf(const QString &strategy, bool dark)
+{
+    static const char *palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
+                                    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#ad494a"};
+    static const char *known[] = {"read", "pread", "mmap", "stdio", "stdio-default", "qfile", "direct", "fadvise-seq", "source",
+                                  "uring-qd1", "uring-qd4", "uring-qd16", "buffered-stream-copy", "buffered-stream-zero-copy",
+                                  "pxar-decoder-sync", "pxar-decoder-async", "pxar-accessor-sync", "pxar-accessor-async", "copy", "copy-fsync"};
+    for (size_t i = 0; i < std::size(known); ++i) {
+        if (strategy == QLatin1String(known[i])) {
+            const QColor colour(QLatin1String(palette[i % std::size(palette)]));
+            return dark ? colour.lighter(140) : colour;
+        }
+    }
+    return QColor::fromHsv(int(qHash(strategy) % 360), 200, dark ? 240 : 190);
 }
 
 void BenchmarkChart::setResults(const std::vector<std::pair<QString, BenchResult>> &results)
@@ -115,11 +147,37 @@ QStringList BenchmarkChart::axisLabels() const
     return {};
 }
 
+// The chart's two axes, kept from the last rebuild when they are of the right kind, with the x
+// categories emptied. Reused rather than replaced: Qt 6.4 left a removed axis's labels in the
+// scene, drawn under the new ones (tst_bench_panel counts the scene's text items).
+template <typename YAxis>
+std::pair<QCategoryAxis *, YAxis *> BenchmarkChart::axes()
+{
+    auto *x = chart_->axes(Qt::Horizontal).isEmpty() ? nullptr : qobject_cast<QCategoryAxis *>(chart_->axes(Qt::Horizontal).first());
+    auto *y = chart_->axes(Qt::Vertical).isEmpty() ? nullptr : qobject_cast<YAxis *>(chart_->axes(Qt::Vertical).first());
+    if (!x || !y) {
+        for (QAbstractAxis *axis : chart_->axes()) {
+            chart_->removeAxis(axis);
+            delete axis;
+        }
+        x = new QCategoryAxis;
+        x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        y = new YAxis;
+        chart_->addAxis(x, Qt::AlignBottom);
+        chart_->addAxis(y, Qt::AlignLeft);
+    }
+    for (const QString &label : x->categoriesLabels())
+        x->remove(label);
+    return {x, y};
+}
+
 void BenchmarkChart::rebuild()
 {
     chart_->removeAllSeries();
-    for (auto *axis : chart_->axes())
-        chart_->removeAxis(axis);
+    // Overlaid runs and write strategies: the legend on the right, one full name per line
+    // ("read — before", "write-N N=16 KiB"); set
+    // before the axes are laid out.
+    chart_->legend()->setAlignment(results_.size() > 1 || writes_ ? Qt::AlignRight : Qt::AlignBottom);
     if (writes_) {
         rebuildAmplification();
         return;
@@ -142,9 +200,8 @@ void BenchmarkChart::rebuild()
         maxRate = 1000;
     }
 
-    auto *x = new QCategoryAxis;
+    auto [x, y] = axes<QValueAxis>();
     x->setTitleText(tr("buffer size"));
-    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     double xmin = buffers.empty() ? 12 : std::log2(double(buffers.front()));
     double xmax = buffers.empty() ? 24 : std::log2(double(buffers.back()));
     if (xmax <= xmin)
@@ -152,18 +209,15 @@ void BenchmarkChart::rebuild()
     for (uint64_t b : buffers)
         x->append(sizeLabel(b), std::log2(double(b)));
     x->setRange(xmin - 0.3, xmax + 0.3);
-    auto *y = new QValueAxis;
     y->setTitleText(tr("throughput (MiB/s)"));
     y->setRange(0, maxRate > 0 ? maxRate * 1.08 : 1);
     y->setLabelFormat(QStringLiteral("%.0f"));
     y->applyNiceNumbers();
-    chart_->addAxis(x, Qt::AlignBottom);
-    chart_->addAxis(y, Qt::AlignLeft);
 
     const QPalette palette = QApplication::palette();
     const bool overlay = results_.size() > 1;
-    int colourIndex = 0;
-    for (const auto &[resultName, r] : results_) {
+    for (size_t run = 0; run < results_.size(); ++run) {
+        const auto &[resultName, r] = results_[run];
         // One series per strategy and pass, points in buffer order.
         std::map<std::pair<QString, int>, std::vector<const BenchPoint *>> groups;
         for (const BenchPoint &p : r.points)
@@ -186,18 +240,18 @@ void BenchmarkChart::rebuild()
                 upper->append(lx, p->mibps.max);
                 lower->append(lx, p->mibps.min);
             }
-            const QColor colour = QColor::fromHsv((colourIndex * 67) % 360, 200, palette.color(QPalette::Base).lightness() < 128 ? 240 : 190);
-            ++colourIndex;
+            // One colour per strategy in every run; runs differ by the line's dash.
+            const QColor colour = colourOf(key.first, palette.color(QPalette::Base).lightness() < 128);
             QPen pen(colour, 2);
-            if (overlay && &resultName != &results_.front().first)
-                pen.setStyle(Qt::DashLine);
+            static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+            pen.setStyle(styles[run % std::size(styles)]);
             line->setPen(pen);
             auto *band = new QAreaSeries(upper, lower);
             QColor fill = colour;
             fill.setAlpha(50);
             band->setBrush(fill);
             band->setPen(Qt::NoPen);
-            band->setName(label + tr(" min-max"));
+            band->setName(label + tr(" min–max"));
             chart_->addSeries(band);
             chart_->addSeries(line);
             for (QAbstractSeries *s : {static_cast<QAbstractSeries *>(band), static_cast<QAbstractSeries *>(line)}) {
@@ -213,6 +267,9 @@ void BenchmarkChart::rebuild()
                     line->setVisible(visible);
                     band->setVisible(visible);
                     m->setVisible(true);
+                    // Showing a series shows its legend markers again: the band has none of its own.
+                    for (QLegendMarker *bandMarker : m->series()->chart()->legend()->markers(band))
+                        bandMarker->setVisible(false);
                     QFont f = m->font();
                     f.setStrikeOut(!visible);
                     m->setFont(f);
@@ -252,7 +309,12 @@ void BenchmarkChart::rebuild()
         title_ = tr("Read throughput by buffer size");
         description_.clear();
     }
-    chart_->setTitle(title_);
+    // The band is explained once, under the title (QChart titles are HTML).
+    int runs = 0;
+    for (const auto &[name, r] : results_)
+        runs = std::max(runs, r.config.runs);
+    bandNote_ = runs > 1 ? tr("line: mean · shaded band: min–max of %1 runs").arg(runs) : QString();
+    chart_->setTitle(bandNote_.isEmpty() ? title_.toHtmlEscaped() : title_.toHtmlEscaped() + QStringLiteral("<br><small>") + bandNote_ + QStringLiteral("</small>"));
 }
 
 void BenchmarkChart::rebuildAmplification()
@@ -265,20 +327,16 @@ void BenchmarkChart::rebuildAmplification()
     }
     std::sort(sizes.begin(), sizes.end());
     sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
-    auto *x = new QCategoryAxis;
+    auto [x, y] = axes<QLogValueAxis>();
     x->setTitleText(tr("file size"));
-    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     for (uint64_t s : sizes)
         x->append(sizeLabel(s), std::log2(double(s)));
     if (!sizes.empty())
         x->setRange(std::log2(double(sizes.front())) - 0.3, std::log2(double(sizes.back())) + 0.3);
-    auto *y = new QLogValueAxis;
     y->setBase(10);
-    y->setTitleText(tr("amplification (device bytes / payload bytes)"));
+    y->setTitleText(tr("device bytes / payload"));
     y->setLabelFormat(QStringLiteral("%g"));
     y->setRange(0.5, maxAmplification * 2);
-    chart_->addAxis(x, Qt::AlignBottom);
-    chart_->addAxis(y, Qt::AlignLeft);
     std::map<QString, QLineSeries *> series;
     int colourIndex = 0;
     const QStringList names = writeSeriesNames(*writes_);
@@ -307,7 +365,7 @@ void BenchmarkChart::rebuildAmplification()
     }
     const QString buffers = smallest == largest ? sizeLabel(smallest) : tr("%1 to %2").arg(sizeLabel(smallest), sizeLabel(largest));
     description_ = tr("device bytes from %1; buffer %2; %3").arg(writes_->deviceBytesSource, buffers, writes_->config.atomic ? tr("atomic replace") : tr("in place"));
-    chart_->setTitle(title_);
+    chart_->setTitle(title_.toHtmlEscaped());
 }
 
 static void renderChart(QChart *chart, QPainter &painter, const QRectF &target, QSize size)

@@ -8,11 +8,13 @@
 #include "bench/bench_result.h"
 #include "bench/write/write_bench.h"
 
+#include <QChart>
 #include <QObject>
+#include <QPointer>
 #include <QSize>
 #include <QString>
 
-class QChart;
+class QCategoryAxis;
 class QChartView;
 class QWidget;
 
@@ -48,6 +50,8 @@ public:
     QByteArray renderPdf(QSize size) const;
     // Title and description: the run's target and parameters (for SVG metadata and the title).
     QString title() const { return title_; }
+    // What the shaded band means ("min–max of 3 runs"), shown under the title; empty for 1 run.
+    QString bandNote() const { return bandNote_; }
 
     // Re-applies colours and theme from the application palette (light/dark).
     void applyPalette();
@@ -55,11 +59,14 @@ public:
 private:
     void rebuild();
     void rebuildAmplification();
+    template <typename YAxis>
+    std::pair<QCategoryAxis *, YAxis *> axes();
     std::vector<std::pair<QString, BenchResult>> results_;
     std::optional<WriteBenchResult> writes_;
-    QChart *chart_;
+    QPointer<QChart> chart_; // the view that shows it owns it, and may go first
     QString title_;
     QString description_;
+    QString bandNote_;
 };
 
 } // namespace asc::ui

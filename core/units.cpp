@@ -28,6 +28,11 @@ std::optional<uint64_t> parseSize(const QString &text)
     return n * multiplier;
 }
 
+QString countText(uint64_t n, const QString &one, const QString &many)
+{
+    return QString(n == 1 ? one : many).replace(QStringLiteral("%n"), QString::number(n));
+}
+
 QString sizeLabel(uint64_t bytes)
 {
     static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};

@@ -20,7 +20,8 @@ namespace asc::ui {
 // Drag-out and Open extract into a temporary folder first (on a worker, with progress).
 static constexpr uint64_t kDragLimit = 4ULL << 30;
 
-BrowseView::BrowseView(QWidget *parent) : QWidget(parent)
+BrowseView::BrowseView(QWidget *parent)
+    : QWidget(parent)
 {
     loader_ = new TreeLoader(this);
     model_ = new EntryTreeModel(loader_, this);
@@ -162,7 +163,7 @@ void BrowseView::selectionChanged()
     const QModelIndex current = tree_->selectionModel()->currentIndex();
     if (!current.isValid()) {
         if (current_) {
-            Q_EMIT targetChanged(current_->inspection.spec);
+            Q_EMIT targetChanged(current_->inspection.spec, qint64(current_->inspection.size));
             details_->showSource(current_->inspection);
         }
         return;
@@ -170,7 +171,7 @@ void BrowseView::selectionChanged()
     const int32_t node = model_->nodeOf(proxy_->mapToSource(current));
     const EntryType type = model_->tree().type(node);
     if (type == EntryType::File || type == EntryType::Partition)
-        Q_EMIT targetChanged(model_->tree().spec(node));
+        Q_EMIT targetChanged(model_->tree().spec(node), qint64(model_->tree().contentSize(node)));
     details_->showNode(model_->tree(), node);
 }
 

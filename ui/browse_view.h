@@ -61,8 +61,8 @@ Q_SIGNALS:
     void listingFinished();
     void extractionFinished(const QString &summary);
     // The benchmark's target: what is selected when it has content, else the file.
-    void targetChanged(const QString &spec);
-    void benchmarkRequested(const QString &spec);
+    void targetChanged(const QString &spec, qint64 bytes); // what a benchmark would read
+    void benchmarkRequested(const QString &spec, qint64 bytes);
 
 private:
     void connectLoader();

@@ -20,7 +20,11 @@
 namespace asc::ui {
 
 EntryMenu::EntryMenu(EntryTreeView *view, EntryTreeModel *model, EntryFilterModel *proxy, EntryExtractor *extractor)
-    : QObject(view), view_(view), model_(model), proxy_(proxy), extractor_(extractor)
+    : QObject(view),
+      view_(view),
+      model_(model),
+      proxy_(proxy),
+      extractor_(extractor)
 {
     view_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view_, &QWidget::customContextMenuRequested, this, &EntryMenu::showMenu);
@@ -81,30 +85,33 @@ QMenu *EntryMenu::build(QWidget *parent)
     const bool readable = node > 0 && (tree.type(node) == EntryType::File || tree.type(node) == EntryType::Partition);
     menu->addAction(tr("&Open"), this, [this, node] { open(node); })->setEnabled(file);
     menu->addAction(tr("Open &With…"), this, [this, node] {
-        bool ok = false;
-        const QString command = QInputDialog::getText(view_, tr("Open With"), tr("Command (the file is added at the end):"), QLineEdit::Normal, QString(), &ok);
-        if (ok && !command.trimmed().isEmpty())
-            open(node, command.trimmed());
-    })->setEnabled(file);
+            bool ok = false;
+            const QString command = QInputDialog::getText(view_, tr("Open With"), tr("Command (the file is added at the end):"), QLineEdit::Normal, QString(), &ok);
+            if (ok && !command.trimmed().isEmpty())
+                open(node, command.trimmed());
+        })
+        ->setEnabled(file);
     menu->addAction(tr("&Preview"), this, [this, node] { Q_EMIT previewRequested(node); })->setEnabled(readable);
     menu->addSeparator();
     menu->addAction(tr("&Extract…"), this, &EntryMenu::extractRequested);
     menu->addAction(tr("Extract &Here"), this, [this] { Q_EMIT extractHereRequested(hereFolder()); })->setEnabled(!nodes.isEmpty());
     menu->addSeparator();
     menu->addAction(tr("Copy &Path"), this, [this, nodes] {
-        QStringList paths;
-        for (int32_t n : nodes)
-            paths << bytesToText(model_->tree().path(n).toByteArray());
-        QApplication::clipboard()->setText(paths.join(QLatin1Char('\n')));
-    })->setEnabled(!nodes.isEmpty());
+            QStringList paths;
+            for (int32_t n : nodes)
+                paths << bytesToText(model_->tree().path(n).toByteArray());
+            QApplication::clipboard()->setText(paths.join(QLatin1Char('\n')));
+        })
+        ->setEnabled(!nodes.isEmpty());
     menu->addAction(tr("Copy &SPEC"), this, [this, nodes] {
-        QStringList specs;
-        for (int32_t n : nodes)
-            specs << model_->tree().spec(n);
-        QApplication::clipboard()->setText(specs.join(QLatin1Char('\n')));
-    })->setEnabled(!nodes.isEmpty());
+            QStringList specs;
+            for (int32_t n : nodes)
+                specs << model_->tree().spec(n);
+            QApplication::clipboard()->setText(specs.join(QLatin1Char('\n')));
+        })
+        ->setEnabled(!nodes.isEmpty());
     menu->addSeparator();
-    menu->addAction(tr("&Benchmark This"), this, [this, node] { Q_EMIT benchmarkRequested(model_->tree().spec(node)); })->setEnabled(readable);
+    menu->addAction(tr("&Benchmark This"), this, [this, node] { Q_EMIT benchmarkRequested(model_->tree().spec(node), qint64(model_->tree().contentSize(node))); })->setEnabled(readable);
     menu->addAction(tr("P&roperties"), this, [this, node] { Q_EMIT propertiesRequested(node); })->setEnabled(node > 0);
     return menu;
 }

@@ -36,7 +36,7 @@ Q_SIGNALS:
     void previewRequested(int32_t node);
     void extractRequested();
     void extractHereRequested(const QString &folder);
-    void benchmarkRequested(const QString &spec);
+    void benchmarkRequested(const QString &spec, qint64 bytes);
     void propertiesRequested(int32_t node);
     void message(const QString &text);
 

@@ -172,7 +172,13 @@ QVariant EntryTreeModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case Name: return type == EntryType::Partition ? partitionTitle(node) : pathText(t.name(node).toByteArray());
-        case Size: return isFile ? (size == kUnknown ? tr("unknown") : sizeLabel(size)) : QVariant();
+        case Size:
+            if (isFile)
+                return size == kUnknown ? tr("unknown") : sizeLabel(size);
+            // A folder counts what it holds, once that is known (not for a folder read on expansion).
+            if (type == EntryType::Dir && !loader_->canExpand(node))
+                return countText(uint64_t(t.childCount(node)), tr("%n item"), tr("%n items"));
+            return {};
         case Compressed: {
             const uint64_t packed = t.compressedSize(node);
             return packed == kUnknown ? QVariant() : sizeLabel(packed);

@@ -16,7 +16,8 @@
 
 namespace asc::ui {
 
-ExtractDialog::ExtractDialog(int selected, QWidget *parent) : QDialog(parent)
+ExtractDialog::ExtractDialog(int selected, QWidget *parent)
+    : QDialog(parent)
 {
     setWindowTitle(tr("Extract"));
     setObjectName(QStringLiteral("extractDialog"));

@@ -55,11 +55,6 @@ QFuture<ExtractSummary> extractAsync(QList<ExtractRequest> requests, QString dir
     return QtConcurrent::run(extractAll, std::move(requests), std::move(directory), options);
 }
 
-QString countText(uint64_t n, const QString &one, const QString &many)
-{
-    return QString(n == 1 ? one : many).replace(QStringLiteral("%n"), QString::number(n));
-}
-
 QString describe(const ExtractSummary &summary)
 {
     const ExtractReport &r = summary.report;

@@ -23,8 +23,6 @@ struct ExtractSummary {
 // One request per node (a file, a folder with what is below it, inside its own layer's container).
 QList<ExtractRequest> requestsFor(const EntryTree &tree, const QList<int32_t> &nodes);
 QFuture<ExtractSummary> extractAsync(QList<ExtractRequest> requests, QString directory, ExtractOptions options);
-// "1 file" / "2 files": the form for n, with %n replaced (both forms go through tr()).
-QString countText(uint64_t n, const QString &one, const QString &many);
 // Human summary, e.g. "Extracted 12 files, 3 folders (1.2 MiB); 2 refused".
 QString describe(const ExtractSummary &summary);
 

@@ -48,6 +48,9 @@ MainWindow::MainWindow(QWidget *parent)
     setAcceptDrops(true);
     setWindowTitle(tr("ArchiveScope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/archivescope.svg")));
+    // Where the keyboard is must be seen at a glance: the list that has focus gets a frame in the
+    // highlight colour (the styles' own cue for item views is a faint dotted line, or nothing).
+    setStyleSheet(QStringLiteral("QAbstractItemView:focus { border: 2px solid palette(highlight); }"));
 
     // Two workspaces: inspecting gets the whole window; benchmarking is one click (or F5) away.
     workspace_ = new QTabWidget(this);
@@ -63,8 +66,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(browse_, &BrowseView::listingFinished, this, &MainWindow::listingFinished);
     connect(browse_, &BrowseView::extractionFinished, this, &MainWindow::extractionFinished);
     connect(browse_, &BrowseView::targetChanged, bench_, &BenchPanel::setTarget);
-    connect(browse_, &BrowseView::benchmarkRequested, this, [this](const QString &spec) {
-        bench_->setTarget(spec);
+    connect(browse_, &BrowseView::benchmarkRequested, this, [this](const QString &spec, qint64 bytes) {
+        bench_->setTarget(spec, bytes);
         workspace_->setCurrentWidget(bench_);
     });
 
@@ -200,7 +203,7 @@ void MainWindow::openSpec(const QString &spec)
         const QString name = QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName();
         self->setWindowTitle(tr("%1 — ArchiveScope").arg(name + (spec.contains(QStringLiteral("!/")) ? QStringLiteral("!/") + spec.section(QStringLiteral("!/"), 1) : QString())));
         self->recentMenu_->add(spec);
-        self->bench_->setTarget(spec);
+        self->bench_->setTarget(spec, qint64(result.value().inspection.size));
         self->browse_->show(std::move(result).value(), self->nameCharset_);
         if (!self->filter_->text().isEmpty())
             self->filterChanged(self->filter_->text());

@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QTimer>
@@ -64,6 +65,9 @@ class TestArchiveView : public QObject {
     }
 
 private Q_SLOTS:
+    // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
+    void init() { QSettings().clear(); }
+
     void initTestCase()
     {
         QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));

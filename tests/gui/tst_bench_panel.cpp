@@ -12,14 +12,26 @@
 
 #include <QAbstractItemModelTester>
 #include <QDir>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QFile>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <map>
+#include <QValueAxis>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QPushButton>
+#include <QLineSeries>
+#include <QLegendMarker>
 #include <QXmlStreamReader>
 
 using namespace asc;
@@ -49,6 +61,9 @@ class TestBenchPanel : public QObject {
     }
 
 private Q_SLOTS:
+    // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
+    void init() { QSettings().clear(); }
+
     void initTestCase()
     {
         QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));
@@ -123,6 +138,54 @@ private Q_SLOTS:
         for (const QString &line : lines)
             QVERIFY2(line.startsWith(QStringLiteral("read ")), qPrintable(line));
         QVERIFY2(lines.filter(QStringLiteral("B/A = 1.000 ±")).size() < lines.size(), qPrintable(panel->comparisonText()));
+        // Read at a glance: one colour per strategy in both runs, runs told apart by the dash and
+        // their labels (edited: "before" / "after"); the band explained once on the axis; hiding
+        // and showing a series leaves no stray band entry in the legend.
+        panel->renameRun(0, QStringLiteral("before"));
+        panel->renameRun(1, QStringLiteral("after"));
+        panel->compareHistory(0, 1);
+        std::map<QString, QLineSeries *> byName;
+        for (QAbstractSeries *s : chart->chart()->series())
+            if (s->type() == QAbstractSeries::SeriesTypeLine)
+                byName[s->name()] = static_cast<QLineSeries *>(s);
+        QLineSeries *readBefore = byName[QStringLiteral("read — before")];
+        QLineSeries *readAfter = byName[QStringLiteral("read — after")];
+        QVERIFY(readBefore && readAfter && byName[QStringLiteral("pread — before")]);
+        QCOMPARE(readBefore->pen().color(), readAfter->pen().color());
+        QVERIFY(readBefore->pen().style() != readAfter->pen().style());
+        QVERIFY(byName[QStringLiteral("pread — before")]->pen().color() != readBefore->pen().color());
+        QCOMPARE(chart->bandNote(), QStringLiteral("line: mean · shaded band: min–max of 2 runs"));
+        QVERIFY(chart->chart()->title().contains(chart->bandNote()));
+        auto visibleMarkers = [&] {
+            QStringList names;
+            for (QLegendMarker *m : chart->chart()->legend()->markers())
+                if (m->isVisible())
+                    names << m->label();
+            return names;
+        };
+        const QStringList before = visibleMarkers();
+        QVERIFY(before.filter(QStringLiteral("min–max")).isEmpty());
+        QLegendMarker *readMarker = chart->chart()->legend()->markers(readBefore).first();
+        Q_EMIT readMarker->clicked();
+        QVERIFY(!readBefore->isVisible());
+        Q_EMIT readMarker->clicked();
+        QVERIFY(readBefore->isVisible());
+        QCOMPARE(visibleMarkers(), before);
+        // One set of axes in the scene: the axes of earlier charts (the live run, the first
+        // comparison) leave no items behind. A fresh chart of the same two runs is the measure.
+        auto textItems = [](QChart *c) {
+            QCoreApplication::processEvents();
+            int n = 0;
+            for (QGraphicsItem *item : c->scene()->items())
+                n += dynamic_cast<QGraphicsTextItem *>(item) ? 1 : 0;
+            return n;
+        };
+        ui::BenchmarkChart fresh;
+        fresh.setResults({{QStringLiteral("before"), panel->history()[0].second}, {QStringLiteral("after"), panel->history()[1].second}});
+        std::unique_ptr<QChartView> freshView(fresh.createView(nullptr));
+        QCOMPARE(textItems(chart->chart()), textItems(fresh.chart()));
+        auto *compareButton = panel->findChild<QPushButton *>(QStringLiteral("historyCompare"));
+        QVERIFY(compareButton);
 
         // The first run saved and loaded back is the same data: compared with the run, no change.
         QVERIFY(panel->loadResult(json).ok());
@@ -171,6 +234,7 @@ private Q_SLOTS:
     {
         QTemporaryDir target(QDir::currentPath() + QStringLiteral("/write-gui-XXXXXX"));
         ui::BenchPanel panel;
+        panel.resize(1200, 800);
         panel.show();
         QSignalSpy done(&panel, &ui::BenchPanel::writesFinished);
         panel.runWrites(target.path(), 1024, 64 * 1024, 8192, false, 1);
@@ -180,6 +244,16 @@ private Q_SLOTS:
         QCOMPARE(panel.writeTable()->columnCount(), 7); // every write strategy
         QVERIFY(panel.writeChart()->seriesCount() >= 1);
         QVERIFY(panel.writeChart()->axisLabels().contains(QStringLiteral("64 KiB")));
+        // Readable at a usual size: the legend names each strategy beside the chart, and the
+        // file sizes fit side by side (labels that no longer fit turn to a slant).
+        QCOMPARE(panel.writeChart()->chart()->legend()->alignment(), Qt::AlignRight);
+        for (QLegendMarker *m : panel.writeChart()->chart()->legend()->markers())
+            QVERIFY(!m->label().isEmpty());
+        if (auto *tabs = panel.findChild<QTabWidget *>())
+            tabs->setCurrentIndex(tabs->count() - 1);
+        auto *sizes = qobject_cast<QCategoryAxis *>(panel.writeChart()->chart()->axes(Qt::Horizontal).first());
+        QTRY_VERIFY(panel.writeChart()->chart()->plotArea().width() > 7 * 72);
+        QCOMPARE(sizes->labelsAngle(), 0);
         const QString png = dir_.filePath(QStringLiteral("amplification.png"));
         QVERIFY(panel.writeChart()->exportTo(png).ok());
         QCOMPARE(QImage(png).size(), QSize(2400, 1400));

@@ -4,9 +4,12 @@
 // Here, Copy SPEC, Benchmark This); the extraction dialog (flattened, remembered); partitions
 // named by their labels, an extended partition not listed twice, a partition's bytes in hex;
 // status messages that end with their work; a failed open keeps showing the open file; an
-// unrecognised file says so.
+// unrecognised file says so; folders count their items; the focused list is framed; the
+// benchmark keeps its settings across restarts, warns of a target smaller than its buffers and
+// starts its statistics in run order.
 
 #include "bench/bench_panel.h"
+#include "bench/statistics_model.h"
 #include "details_pane.h"
 #include "entry_filter_model.h"
 #include "entry_menu.h"
@@ -33,7 +36,9 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QTimer>
+#include <QTableView>
 #include <QTreeView>
+#include <QHeaderView>
 
 using namespace asc;
 
@@ -85,6 +90,9 @@ class TestDailyUse : public QObject {
     }
 
 private Q_SLOTS:
+    // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
+    void init() { QSettings().clear(); }
+
     void initTestCase()
     {
         QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));
@@ -227,7 +235,7 @@ private Q_SLOTS:
         QCOMPARE(opened.first().at(1).toBool(), false);
         QVERIFY(window.bannerText().contains(QStringLiteral("missing.zip")));
         QCOMPARE(window.addressEdit()->text(), archive_); // the location shows the open file
-        QCOMPARE(window.model()->tree().size(), rows);                 // and so does the tree
+        QCOMPARE(window.model()->tree().size(), rows); // and so does the tree
 
         const QString text = test::writeFile(dir_, QStringLiteral("plain.dat"), "just some bytes\n");
         opened.clear();
@@ -235,6 +243,74 @@ private Q_SLOTS:
         QVERIFY(opened.count() > 0 || opened.wait(20000));
         QCOMPARE(opened.first().at(1).toBool(), true);
         QVERIFY2(window.bannerText().contains(QStringLiteral("not a recognised archive or disk image")), qPrintable(window.bannerText()));
+    }
+
+    void foldersCountTheirItemsAndFocusIsSeen()
+    {
+        ui::MainWindow window;
+        window.resize(1000, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(openAndWait(window, archive_));
+        const QModelIndex docs = test::findByName(window.proxy(), QStringLiteral("docs"));
+        QCOMPARE(docs.siblingAtColumn(ui::EntryTreeModel::Size).data().toString(), QStringLiteral("2 items")); // readme.txt, deeper/
+        const QModelIndex deeper = test::findByName(window.proxy(), QStringLiteral("deeper"));
+        QCOMPARE(deeper.siblingAtColumn(ui::EntryTreeModel::Size).data().toString(), QStringLiteral("1 item"));
+
+        // The list with the keyboard focus is framed in the highlight colour; without focus, not.
+        auto leftEdge = [&] {
+            const QImage shot = window.treeView()->grab().toImage();
+            return shot.pixelColor(0, shot.height() / 2);
+        };
+        const QColor highlight = window.treeView()->palette().color(QPalette::Highlight);
+        window.treeView()->setFocus();
+        QTRY_VERIFY(window.treeView()->hasFocus());
+        QCOMPARE(leftEdge(), highlight);
+        window.filterEdit()->setFocus();
+        QTRY_VERIFY(!window.treeView()->hasFocus());
+        QVERIFY(leftEdge() != highlight);
+    }
+
+    void benchmarkRemembersItsSettingsAndWarnsOfTinyTargets()
+    {
+        const QString tiny = test::writeFile(dir_, QStringLiteral("tiny.bin"), QByteArray(42, 'x'));
+        const QString big = test::writeFile(dir_, QStringLiteral("big.bin"), test::seededBytes(1 << 20, 4));
+        {
+            ui::BenchPanel panel;
+            panel.setSizes(8192, 65536);
+            panel.setRuns(2, 0);
+            panel.setStrategies({QStringLiteral("read"), QStringLiteral("pread")});
+            panel.setTarget(big);
+            QVERIFY(panel.sizeWarning().isEmpty());
+            panel.setTarget(tiny);
+            QVERIFY2(panel.sizeWarning().contains(QStringLiteral("42 B")), qPrintable(panel.sizeWarning()));
+            panel.setTarget(archive_ + QStringLiteral("!/data.bin"), 5000); // an entry: its size is given
+            QVERIFY2(panel.sizeWarning().contains(QStringLiteral("4.9 KiB")) || panel.sizeWarning().contains(QStringLiteral("5000")), qPrintable(panel.sizeWarning()));
+            panel.setTarget(big);
+            QSignalSpy done(&panel, &ui::BenchPanel::runFinished);
+            panel.run();
+            QVERIFY(done.wait(60000));
+            QCOMPARE(done.first().at(0).toBool(), true);
+            // The statistics start in run order: strategies ascending, each by growing buffer.
+            auto *table = panel.findChild<QTableView *>(QStringLiteral("benchStatistics"));
+            QVERIFY(table);
+            QCOMPARE(table->horizontalHeader()->sortIndicatorOrder(), Qt::AscendingOrder);
+            QAbstractItemModel *rows = table->model();
+            QCOMPARE(rows->rowCount(), 2 * 4);
+            QCOMPARE(rows->index(0, ui::StatisticsModel::Strategy).data().toString(), QStringLiteral("pread"));
+            QCOMPARE(rows->index(0, ui::StatisticsModel::Buffer).data().toString(), QStringLiteral("8 KiB"));
+            QCOMPARE(rows->index(3, ui::StatisticsModel::Buffer).data().toString(), QStringLiteral("64 KiB"));
+            QCOMPARE(rows->index(7, ui::StatisticsModel::Strategy).data().toString(), QStringLiteral("read"));
+        }
+        // A new window (a restart) starts from the last run's settings.
+        ui::BenchPanel again;
+        const BenchConfig c = again.config();
+        QCOMPARE(c.runs, 2);
+        QCOMPARE(c.warmup, 0);
+        QCOMPARE(c.buffers, (std::vector<uint64_t>{8192, 16384, 32768, 65536}));
+        QStringList strategies = c.strategies;
+        strategies.sort();
+        QCOMPARE(strategies, (QStringList{QStringLiteral("pread"), QStringLiteral("read")}));
     }
 };
 

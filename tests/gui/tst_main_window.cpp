@@ -16,6 +16,7 @@
 #include <QMenuBar>
 #include <QLabel>
 #include <QMimeData>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QUrl>
@@ -33,6 +34,9 @@ class TestMainWindow : public QObject {
     }
 
 private Q_SLOTS:
+    // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
+    void init() { QSettings().clear(); }
+
     void initTestCase()
     {
         QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));

@@ -7,6 +7,7 @@
 #include "main_window.h"
 #include "test_files.h"
 
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -18,6 +19,9 @@ class TestObjectLifetimes : public QObject {
     QTemporaryDir dir_;
 
 private Q_SLOTS:
+    // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
+    void init() { QSettings().clear(); }
+
     void initTestCase()
     {
         QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));

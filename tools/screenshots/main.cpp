@@ -1,66 +1,174 @@
 // SPDX-License-Identifier: MIT
 // archivescope-screenshots: makes the README's pictures with the application's own window (not
-// installed; scripts/screenshots.sh runs it under Xvfb). Opens FILE, benchmarks it with the
-// given strategies, grabs the window halfway through the run and at the end, exports the chart.
-// Driven by the window's signals, not by timers.
+// installed; scripts/screenshots.sh runs it under Xvfb). Driven by the window's signals, not by
+// timers:
+//   1. opens IMAGE (a disk image), expands its partitions, selects a file: browse.png;
+//   2. the context menu on that file: context-menu.png; the Extract dialog: extract-dialog.png;
+//   3. benchmarks BENCHFILE with the given strategies: benchmark-mid-run.png halfway,
+//      benchmark-done.png and throughput-chart.png at the end;
+//   4. a second run (after relabelling the first "first" and this one "second") and the two
+//      compared: compare.png.
 
 #include "bench/bench_panel.h"
+#include "browse_view.h"
+#include "details_pane.h"
+#include "entry_filter_model.h"
+#include "entry_menu.h"
+#include "extract_dialog.h"
 #include "main_window.h"
 #include "process_setup.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QMenu>
+#include <QScreen>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QTreeView>
 #include <cstdio>
+
+using namespace asc;
+
+// The whole screen: menus and dialogs are windows of their own, not part of the main window.
+static void grabScreen(const QString &path)
+{
+    QApplication::processEvents();
+    QGuiApplication::primaryScreen()->grabWindow(0).save(path);
+}
+
+static QModelIndex findRow(const QAbstractItemModel *model, const QString &prefix, const QModelIndex &parent = {})
+{
+    for (int row = 0; row < model->rowCount(parent); ++row) {
+        const QModelIndex index = model->index(row, 0, parent);
+        if (index.data().toString().startsWith(prefix))
+            return index;
+        if (const QModelIndex deeper = findRow(model, prefix, index); deeper.isValid())
+            return deeper;
+    }
+    return {};
+}
+
+static bool waitIdle(ui::MainWindow &window)
+{
+    QSignalSpy idle(&window, &ui::MainWindow::listingFinished);
+    for (int i = 0; i < 300 && window.isBusy(); ++i)
+        idle.wait(100);
+    return !window.isBusy();
+}
 
 int main(int argc, char **argv)
 {
-    asc::useUtf8Locale();
+    useUtf8Locale();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("ArchiveScope-screenshots")); // not the user's settings
     QApplication::setApplicationName(QStringLiteral("ArchiveScope"));
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Make the README's pictures with the application's own window."));
     parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The file to open and benchmark."));
+    parser.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Where the pictures go."));
+    parser.addPositionalArgument(QStringLiteral("IMAGE"), QStringLiteral("A disk image with partitions to browse."));
+    parser.addPositionalArgument(QStringLiteral("BENCHFILE"), QStringLiteral("The file to benchmark."));
     QCommandLineOption strategies(QStringLiteral("strategies"), QStringLiteral("Comma-separated read strategies."), QStringLiteral("LIST"));
-    QCommandLineOption mid(QStringLiteral("mid-run"), QStringLiteral("Picture of the window halfway through the run."), QStringLiteral("PNG"));
-    QCommandLineOption end(QStringLiteral("at-end"), QStringLiteral("Picture of the window when the run ends."), QStringLiteral("PNG"));
-    QCommandLineOption chart(QStringLiteral("chart"), QStringLiteral("Export the chart when the run ends (PNG, SVG, PDF)."), QStringLiteral("FILE"));
-    parser.addOptions({strategies, mid, end, chart});
+    parser.addOption(strategies);
     parser.process(app);
-    if (parser.positionalArguments().size() != 1)
+    if (parser.positionalArguments().size() != 3)
         parser.showHelp(2);
+    const QString out = parser.positionalArguments()[0];
+    const QString image = parser.positionalArguments()[1];
+    const QString benchFile = parser.positionalArguments()[2];
 
-    asc::ui::MainWindow window;
-    window.resize(1400, 900);
+    ui::MainWindow window;
+    window.resize(1400, 860);
+    window.move(0, 0);
     window.show();
-    asc::ui::BenchPanel *panel = window.benchPanel();
+
+    // 1-2. Browsing a disk image.
+    QSignalSpy opened(&window, &ui::MainWindow::opened);
+    window.openSpec(image);
+    if ((opened.isEmpty() && !opened.wait(30000)) || !opened.first().at(1).toBool() || !waitIdle(window)) {
+        std::fprintf(stderr, "archivescope-screenshots: cannot open %s: %s\n", qPrintable(image), qPrintable(window.bannerText()));
+        return 1;
+    }
+    for (const QString &partition : {QStringLiteral("p1"), QStringLiteral("p2")}) {
+        window.treeView()->expand(findRow(window.proxy(), partition));
+        waitIdle(window);
+    }
+    const QModelIndex file = findRow(window.proxy(), QStringLiteral("README"));
+    if (file.isValid()) {
+        window.treeView()->expand(file.parent());
+        window.treeView()->selectionModel()->setCurrentIndex(file, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        window.detailsPane()->requestPreview();
+        for (int i = 0; i < 500 && window.detailsPane()->previewKind() != QLatin1String("text"); ++i) {
+            QApplication::processEvents(QEventLoop::AllEvents, 10);
+            QThread::msleep(5);
+        }
+    }
+    QApplication::processEvents();
+    window.grab().save(out + QStringLiteral("/browse.png"));
+    QMenu *menu = window.browseView()->entryMenu()->build(&window);
+    menu->popup(window.treeView()->viewport()->mapToGlobal(window.treeView()->visualRect(file).center()));
+    grabScreen(out + QStringLiteral("/context-menu.png"));
+    menu->close();
+    ui::ExtractDialog dialog(1, &window);
+    dialog.setDirectory(QStringLiteral("/home/user/Extracted"));
+    dialog.show();
+    grabScreen(out + QStringLiteral("/extract-dialog.png"));
+    dialog.close();
+
+    // 3-4. Benchmarking a file, twice, and comparing the runs.
+    ui::BenchPanel *panel = window.benchPanel();
+    window.workspace()->setCurrentWidget(panel);
     if (parser.isSet(strategies))
         panel->setStrategies(parser.value(strategies).split(QLatin1Char(',')));
+    panel->setTarget(benchFile);
     panel->setRuns(3, 1);
-    int status = 0;
-    QObject::connect(&window, &asc::ui::MainWindow::listingFinished, panel, &asc::ui::BenchPanel::run, Qt::SingleShotConnection);
-    QObject::connect(&window, &asc::ui::MainWindow::opened, &window, [&](const QString &spec, bool ok) {
-        if (!ok) {
-            std::fprintf(stderr, "archivescope-screenshots: cannot open %s: %s\n", qPrintable(spec), qPrintable(window.bannerText()));
-            QApplication::exit(1);
-        }
-    });
     bool grabbedMid = false;
-    QObject::connect(panel, &asc::ui::BenchPanel::progressed, &window, [&](int done, int total) {
-        if (parser.isSet(mid) && !grabbedMid && done * 2 >= total) {
+    QObject::connect(panel, &ui::BenchPanel::progressed, &window, [&](int done, int total) {
+        if (!grabbedMid && done * 2 >= total) {
             grabbedMid = true;
-            window.grab().save(parser.value(mid));
+            window.grab().save(out + QStringLiteral("/benchmark-mid-run.png"));
         }
     });
-    QObject::connect(panel, &asc::ui::BenchPanel::runFinished, &window, [&](bool ok) {
-        QApplication::processEvents(); // the last point drawn
-        if (parser.isSet(chart) && !panel->exportChart(parser.value(chart)))
-            status = 1;
-        if (parser.isSet(end))
-            window.grab().save(parser.value(end));
-        QApplication::exit(ok ? status : 1);
-    });
-    window.openSpec(parser.positionalArguments().first());
-    return app.exec();
+    for (int run = 0; run < 2; ++run) {
+        QSignalSpy finished(panel, &ui::BenchPanel::runFinished);
+        panel->run();
+        if (!finished.wait(600000) || !finished.first().first().toBool()) {
+            std::fprintf(stderr, "archivescope-screenshots: the benchmark did not finish\n");
+            return 1;
+        }
+        QApplication::processEvents();
+        if (run == 0) {
+            window.grab().save(out + QStringLiteral("/benchmark-done.png"));
+            if (!panel->exportChart(out + QStringLiteral("/throughput-chart.png")))
+                return 1;
+        }
+    }
+    panel->renameRun(0, QStringLiteral("first"));
+    panel->renameRun(1, QStringLiteral("second"));
+    panel->compareHistory(0, 1);
+    // The chart lays itself out in a few deferred passes (the legend moved to the right).
+    for (int i = 0; i < 30; ++i) {
+        QApplication::processEvents(QEventLoop::AllEvents, 10);
+        QThread::msleep(10);
+    }
+    window.grab().save(out + QStringLiteral("/compare.png"));
+
+    // 5. The Write tab: write amplification of every write strategy, 1 KiB to 1 MiB files.
+    QTemporaryDir writeDir;
+    QSignalSpy wrote(panel, &ui::BenchPanel::writesFinished);
+    if (auto *tabs = panel->findChild<QTabWidget *>())
+        tabs->setCurrentIndex(tabs->count() - 1);
+    panel->runWrites(writeDir.path(), 1024, 1 << 20, 8192, false, 1);
+    if (!wrote.wait(600000) || !wrote.first().first().toBool()) {
+        std::fprintf(stderr, "archivescope-screenshots: the write benchmark did not finish\n");
+        return 1;
+    }
+    for (int i = 0; i < 30; ++i) {
+        QApplication::processEvents(QEventLoop::AllEvents, 10);
+        QThread::msleep(10);
+    }
+    window.grab().save(out + QStringLiteral("/write-amplification.png"));
+    return 0;
 }

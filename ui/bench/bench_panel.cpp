@@ -31,6 +31,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QSplitter>
@@ -38,6 +39,7 @@
 #include <QTableView>
 #include <QTableWidget>
 #include <QDir>
+#include <QFileInfo>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QTextEdit>
@@ -98,6 +100,13 @@ BenchPanel::BenchPanel(QWidget *parent)
     passes_->setRange(1, 10);
     form->addRow(tr("Passes"), passes_);
     settingsLayout->addLayout(form);
+    // Said before the run, not discovered in a flat chart afterwards.
+    sizeWarning_ = new QLabel(settings);
+    sizeWarning_->setObjectName(QStringLiteral("benchSizeWarning"));
+    sizeWarning_->setWordWrap(true);
+    sizeWarning_->setStyleSheet(QStringLiteral("QLabel { color: #b35900; }"));
+    sizeWarning_->hide();
+    settingsLayout->addWidget(sizeWarning_);
     buildStrategyBoxes(settingsLayout);
     // Run, Cancel and the progress sit above everything, always visible (never at the bottom of a
     // scrolled list of strategies).
@@ -174,6 +183,7 @@ BenchPanel::BenchPanel(QWidget *parent)
     sorted->setSourceModel(statistics_);
     sorted->setSortRole(Qt::UserRole);
     table_ = new QTableView(tablePage);
+    table_->setObjectName(QStringLiteral("benchStatistics"));
     table_->setModel(sorted);
     table_->setSortingEnabled(true);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -190,15 +200,43 @@ BenchPanel::BenchPanel(QWidget *parent)
     historyList_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     comparison_ = new QTextEdit(historyPage);
     comparison_->setReadOnly(true);
-    historyLayout->addWidget(new QLabel(tr("Runs of this session (select one to show it, two to compare):"), historyPage));
+    auto *compare = new QPushButton(tr("Compare"), historyPage);
+    compare->setObjectName(QStringLiteral("historyCompare"));
+    compare->setToolTip(tr("Overlay the two selected runs and test each point's difference"));
+    compare->setEnabled(false);
+    auto *historyButtons = new QHBoxLayout;
+    auto *historyHint = new QLabel(tr("Runs of this session — select one to show it, two to compare; double-click a name to edit it:"), historyPage);
+    historyHint->setWordWrap(true);
+    historyButtons->addWidget(historyHint, 1);
+    historyButtons->addWidget(compare);
+    historyLayout->addLayout(historyButtons);
     historyLayout->addWidget(historyList_, 1);
     historyLayout->addWidget(comparison_, 1);
-    connect(historyList_, &QListWidget::itemSelectionChanged, this, [this] {
-        const auto rows = historyList_->selectionModel()->selectedRows();
+    auto selectedRuns = [this] {
+        QList<int> rows;
+        for (const QModelIndex &index : historyList_->selectionModel()->selectedRows())
+            rows << index.row();
+        std::sort(rows.begin(), rows.end());
+        return rows;
+    };
+    connect(historyList_, &QListWidget::itemSelectionChanged, this, [this, compare, selectedRuns] {
+        const QList<int> rows = selectedRuns();
+        compare->setEnabled(rows.size() == 2);
         if (rows.size() == 1)
-            showResult(history_[size_t(rows[0].row())].first, history_[size_t(rows[0].row())].second);
+            showResult(history_[size_t(rows[0])].first, history_[size_t(rows[0])].second);
         else if (rows.size() == 2)
-            compareHistory(rows[0].row(), rows[1].row());
+            compareHistory(rows[0], rows[1]);
+    });
+    connect(compare, &QPushButton::clicked, this, [this, selectedRuns] {
+        const QList<int> rows = selectedRuns();
+        if (rows.size() == 2)
+            compareHistory(rows[0], rows[1]);
+    });
+    // A run's label is the user's to edit ("before the fix", "after"): legends and comparisons use it.
+    connect(historyList_, &QListWidget::itemChanged, this, [this](QListWidgetItem *item) {
+        const int row = historyList_->row(item);
+        if (row >= 0 && size_t(row) < history_.size() && !item->text().trimmed().isEmpty())
+            history_[size_t(row)].first = item->text().trimmed();
     });
     tabs_->addTab(historyPage, tr("History"));
     tabs_->addTab(buildWriteTab(), tr("Write"));
@@ -213,8 +251,78 @@ BenchPanel::BenchPanel(QWidget *parent)
     splitter->addWidget(scroll);
     splitter->addWidget(tabs_);
     splitter->setStretchFactor(1, 1);
-    layout->addWidget(splitter);
+    layout->addWidget(splitter, 1);
+    // The statistics start in run order (strategy, then buffer size), not sorted descending.
+    table_->sortByColumn(0, Qt::AscendingOrder);
+    restoreSettings();
+    connect(target_, &QLineEdit::textEdited, this, [this] {
+        targetBytes_ = -1;
+        updateSizeWarning();
+    });
+    connect(from_, &QComboBox::currentIndexChanged, this, &BenchPanel::updateSizeWarning);
+    connect(to_, &QComboBox::currentIndexChanged, this, &BenchPanel::updateSizeWarning);
     updateButtons();
+}
+
+// What a user set up last time is what they get: the sweep, repetitions, cache mode, passes,
+// strategies and the write tab's folder (not the target: that is the open file).
+void BenchPanel::restoreSettings()
+{
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("benchmark"));
+    if (settings.contains(QStringLiteral("from")))
+        setSizes(settings.value(QStringLiteral("from")).toULongLong(), settings.value(QStringLiteral("to")).toULongLong());
+    runs_->setValue(settings.value(QStringLiteral("runs"), runs_->value()).toInt());
+    warmup_->setValue(settings.value(QStringLiteral("warmup"), warmup_->value()).toInt());
+    passes_->setValue(settings.value(QStringLiteral("passes"), passes_->value()).toInt());
+    const int cache = cache_->findData(settings.value(QStringLiteral("cache")));
+    if (cache >= 0)
+        cache_->setCurrentIndex(cache);
+    if (settings.contains(QStringLiteral("strategies")))
+        setStrategies(settings.value(QStringLiteral("strategies")).toStringList());
+    const QString folder = settings.value(QStringLiteral("writeDirectory")).toString();
+    if (!folder.isEmpty() && QFileInfo(folder).isDir())
+        writeDir_->setText(folder);
+}
+
+void BenchPanel::saveSettings() const
+{
+    const BenchConfig c = config();
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("benchmark"));
+    settings.setValue(QStringLiteral("from"), QVariant::fromValue(qulonglong(from_->currentData().toULongLong())));
+    settings.setValue(QStringLiteral("to"), QVariant::fromValue(qulonglong(to_->currentData().toULongLong())));
+    settings.setValue(QStringLiteral("runs"), c.runs);
+    settings.setValue(QStringLiteral("warmup"), c.warmup);
+    settings.setValue(QStringLiteral("passes"), c.passes);
+    settings.setValue(QStringLiteral("cache"), cache_->currentData());
+    settings.setValue(QStringLiteral("strategies"), c.strategies);
+    settings.setValue(QStringLiteral("writeDirectory"), writeDir_->text());
+}
+
+QString BenchPanel::sizeWarning() const
+{
+    return sizeWarning_->isHidden() ? QString() : sizeWarning_->text();
+}
+
+void BenchPanel::updateSizeWarning()
+{
+    qint64 bytes = targetBytes_;
+    const QString spec = target_->text().trimmed();
+    if (bytes < 0 && !spec.contains(QStringLiteral("!/")) && QFileInfo(spec).isFile())
+        bytes = QFileInfo(spec).size();
+    const uint64_t largest = std::max(from_->currentData().toULongLong(), to_->currentData().toULongLong());
+    if (bytes < 0 || uint64_t(bytes) >= largest) {
+        sizeWarning_->hide();
+        return;
+    }
+    uint64_t whole = 4096; // the smallest buffer that reads the whole target in one call
+    while (whole < uint64_t(bytes))
+        whole <<= 1;
+    sizeWarning_->setText(tr("The target is only %1: every buffer from %2 up reads it in one call, so the points above %2 "
+                             "measure the same thing. Choose a larger file or entry, or a smaller range.")
+                              .arg(sizeLabel(uint64_t(bytes)), sizeLabel(whole)));
+    sizeWarning_->show();
 }
 
 QWidget *BenchPanel::buildWriteTab()
@@ -266,10 +374,13 @@ QWidget *BenchPanel::buildWriteTab()
     writeStatus_ = new QLabel(page);
     writeStatus_->setWordWrap(true);
     layout->addWidget(writeStatus_);
-    auto *split = new QSplitter(Qt::Horizontal, page);
+    // The table above the chart, both the tab's full width: side by side, the chart was too
+    // narrow for its legend's names and its axis labels.
+    auto *split = new QSplitter(Qt::Vertical, page);
     writeTable_ = new QTableWidget(split);
     split->addWidget(writeTable_);
     split->addWidget(writeChart_->createView(split));
+    split->setStretchFactor(1, 2);
     layout->addWidget(split, 1);
     connect(run, &QPushButton::clicked, this, [=, this] {
         runWrites(writeDir_->text(), sizeFrom->currentData().toULongLong(), sizeTo->currentData().toULongLong(),
@@ -284,6 +395,7 @@ void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to,
         return;
     writing_ = true;
     writeDir_->setText(directory);
+    saveSettings();
     WriteBenchConfig config;
     config.directory = directory;
     for (uint64_t s = std::min(from, to); s <= std::max(from, to); s <<= 1)
@@ -373,10 +485,13 @@ void BenchPanel::buildStrategyBoxes(QVBoxLayout *layout)
     }
 }
 
-void BenchPanel::setTarget(const QString &spec)
+void BenchPanel::setTarget(const QString &spec, qint64 bytes)
 {
-    if (!running_)
-        target_->setText(spec);
+    if (running_)
+        return;
+    target_->setText(spec);
+    targetBytes_ = bytes;
+    updateSizeWarning();
 }
 
 QString BenchPanel::target() const
@@ -429,6 +544,7 @@ void BenchPanel::run()
         status_->setText(tr("Choose a target first: open a file, select an entry, or type a SPEC."));
         return;
     }
+    saveSettings();
     // Strategies that do not apply to this target are left out, and said so when the run starts.
     running_ = true;
     chart_->clear();
@@ -438,6 +554,7 @@ void BenchPanel::run()
     status_->setText(tr("Starting…"));
     clock_.start();
     auto *watcher = new QFutureWatcher<BenchPoint>(this);
+    liveWatcher_ = watcher;
     const auto buffers = running_config_.buffers;
     connect(watcher, &QFutureWatcher<BenchPoint>::resultsReadyAt, this, [this, watcher, buffers](int first, int last) {
         for (int i = first; i < last; ++i) {
@@ -475,15 +592,31 @@ void BenchPanel::cancel()
     status_->setText(tr("Cancelling…"));
 }
 
+void BenchPanel::addToHistory(const QString &name, const BenchResult &result)
+{
+    history_.push_back({name, result});
+    auto *item = new QListWidgetItem(name, historyList_);
+    item->setFlags(item->flags() | Qt::ItemIsEditable);
+}
+
+void BenchPanel::renameRun(int index, const QString &name)
+{
+    if (auto *item = historyList_->item(index))
+        item->setText(name);
+}
+
 void BenchPanel::finished(BenchOutcome outcome)
 {
     running_ = false;
+    // Points the watcher has yet to announce are in the outcome: shown once, not twice.
+    if (liveWatcher_)
+        disconnect(liveWatcher_, nullptr, this, nullptr);
     progress_->setRange(0, 1);
     progress_->setValue(outcome.result ? 1 : 0);
     if (outcome.result) {
-        const QString name = tr("%1 — %2").arg(QFileInfoName(outcome.result->spec), QTime::currentTime().toString(QStringLiteral("HH:mm:ss")));
-        history_.push_back({name, *outcome.result});
-        historyList_->addItem(name);
+        // Time first: in a legend cut short, two runs of one file still differ.
+        const QString name = tr("%1 — %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), QFileInfoName(outcome.result->spec));
+        addToHistory(name, *outcome.result);
         showResult(name, *outcome.result);
         const QStringList summary = summaryLines(*outcome.result);
         status_->setText(tr("Done in %1 s. %2").arg(clock_.elapsed() / 1000.0, 0, 'f', 1).arg(summary.isEmpty() ? QString() : summary.first()));
@@ -525,8 +658,7 @@ Result<void> BenchPanel::loadResult(const QString &path)
     if (!result)
         return std::move(result).error();
     const QString name = QFileInfoName(path);
-    history_.push_back({name, *result});
-    historyList_->addItem(name);
+    addToHistory(name, *result);
     showResult(name, *result);
     return {};
 }

@@ -10,6 +10,7 @@
 #include "bench_job.h"
 
 #include <QElapsedTimer>
+#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
@@ -37,7 +38,10 @@ public:
     explicit BenchPanel(QWidget *parent = nullptr);
     ~BenchPanel() override;
 
-    void setTarget(const QString &spec);
+    // `bytes`: the target's size when the caller knows it (an entry); -1 asks the file system,
+    // which knows it for a plain file. A target smaller than the buffers gets a warning.
+    void setTarget(const QString &spec, qint64 bytes = -1);
+    QString sizeWarning() const;
     QString target() const;
     BenchConfig config() const;
     void setStrategies(const QStringList &names);
@@ -52,6 +56,8 @@ public:
     const std::vector<std::pair<QString, BenchResult>> &history() const { return history_; }
     // Overlays two results of the history on the chart and shows the ratios (like `compare`).
     void compareHistory(int a, int b);
+    // The label of a run in the history (as editing it in the list does).
+    void renameRun(int index, const QString &name);
     QString comparisonText() const;
     Result<void> loadResult(const QString &path);
     Result<void> saveResult(const QString &path) const;
@@ -72,8 +78,12 @@ Q_SIGNALS:
 private:
     void buildStrategyBoxes(QVBoxLayout *layout);
     void finished(BenchOutcome outcome);
+    void addToHistory(const QString &name, const BenchResult &result);
     void showResult(const QString &name, const BenchResult &result);
     void updateButtons();
+    void updateSizeWarning();
+    void restoreSettings();
+    void saveSettings() const;
 
     QLineEdit *target_;
     std::vector<QCheckBox *> strategies_;
@@ -87,6 +97,8 @@ private:
     QPushButton *cancelButton_;
     QProgressBar *progress_;
     QLabel *status_;
+    QLabel *sizeWarning_;
+    qint64 targetBytes_ = -1;
     QTabWidget *tabs_;
     BenchmarkChart *chart_;
     StatisticsModel *statistics_;
@@ -102,6 +114,7 @@ private:
     QWidget *buildWriteTab();
     std::vector<std::pair<QString, BenchResult>> history_;
     std::optional<BenchJob> job_;
+    QPointer<QObject> liveWatcher_; // announces the running job's points as they come
     BenchConfig running_config_;
     QElapsedTimer clock_;
     bool running_ = false;
