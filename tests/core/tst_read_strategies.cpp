@@ -48,7 +48,7 @@ private Q_SLOTS:
         QTest::addColumn<qulonglong>("buffer");
         // Format-level strategies (pxar) have their own tests; the copy ones are given an output dir.
         for (const auto &s : readStrategies())
-            if (s->group() != QLatin1String("pxar"))
+            if (s->group() != QLatin1String("pxar") && s->group() != QLatin1String("decompression"))
                 for (qulonglong buffer : {4096ULL, 65536ULL, 1048576ULL, 16ULL * 1048576})
                     QTest::addRow("%s %llu", qPrintable(s->name()), buffer) << s->name() << buffer;
     }
@@ -141,8 +141,8 @@ private Q_SLOTS:
         QCOMPARE(target->cachePath, tar);
         for (const auto &s : readStrategies()) {
             const QString why = s->notApplicable(target->target);
-            if (s->group() == QLatin1String("pxar") || s->group() == QLatin1String("write")) {
-                QVERIFY2(!why.isEmpty(), qPrintable(s->name())); // not a pxar archive; no output dir
+            if (s->group() == QLatin1String("pxar") || s->group() == QLatin1String("write") || s->group() == QLatin1String("decompression")) {
+                QVERIFY2(!why.isEmpty(), qPrintable(s->name())); // not a pxar archive; no output dir; not compressed
                 continue;
             }
             if (s->group() == QLatin1String("plain file") && s->name() != QLatin1String("source")) {
@@ -151,6 +151,58 @@ private Q_SLOTS:
             }
             QVERIFY2(why.isEmpty(), qPrintable(s->name()));
             QCOMPARE(hashOf(*s, target->target, 65536), test::sha256(content_));
+        }
+    }
+
+    // The decoder strategies (zlib, ISA-L, libdeflate, xz one thread and many, zstd, libarchive's
+    // filters) each return exactly the original bytes of a file compressed by the reference tool,
+    // refuse the other formats, make about S/N reads of N bytes, and stop within one buffer.
+    void decoderStrategies()
+    {
+        const QByteArray original = content_.left(2 << 20) + QByteArray("compressible text ").repeated(200000);
+        const QString plain = test::writeFile(dir_, QStringLiteral("plain"), original);
+        struct Made {
+            QString program;
+            QStringList args;
+            QStringList strategies;
+        };
+        const QList<Made> made = {
+            {QStringLiteral("pigz"), {QStringLiteral("-c"), plain}, {QStringLiteral("inflate-zlib"), QStringLiteral("inflate-isal"), QStringLiteral("inflate-libdeflate"), QStringLiteral("libarchive-filter")}},
+            {QStringLiteral("xz"), {QStringLiteral("-T2"), QStringLiteral("--block-size=1MiB"), QStringLiteral("-c"), plain}, {QStringLiteral("xz-1thread"), QStringLiteral("xz-mt"), QStringLiteral("libarchive-filter")}},
+            {QStringLiteral("zstd"), {QStringLiteral("-q"), QStringLiteral("-c"), plain}, {QStringLiteral("zstd"), QStringLiteral("libarchive-filter")}},
+        };
+        for (const Made &m : made) {
+            ASC_REQUIRE_TOOL(m.program);
+            auto run = test::run(m.program, m.args);
+            QCOMPARE(run.exitCode, 0);
+            const QString file = test::writeFile(dir_, QStringLiteral("packed.") + m.program, run.out);
+            auto target = openReadTarget(file);
+            QVERIFY(target.ok());
+            for (const auto &s : readStrategies()) {
+                if (s->group() != QLatin1String("decompression"))
+                    continue;
+                const QString why = s->notApplicable(target->target);
+                QVERIFY2(why.isEmpty() == m.strategies.contains(s->name()), qPrintable(m.program + QLatin1Char(' ') + s->name() + QLatin1Char(' ') + why));
+                if (!why.isEmpty())
+                    continue;
+                QCOMPARE(s->expectedBytes(target->target), uint64_t(original.size()));
+                for (size_t buffer : {size_t(4096), size_t(1 << 20)}) {
+                    ReadOutcome outcome;
+                    QCOMPARE(hashOf(*s, target->target, buffer, &outcome), test::sha256(original));
+                    QCOMPARE(outcome.bytes, uint64_t(original.size()));
+                    const uint64_t reads = (uint64_t(run.out.size()) + buffer - 1) / buffer;
+                    QVERIFY2(outcome.syscalls >= reads && outcome.syscalls <= reads + 2,
+                             qPrintable(QStringLiteral("%1 at %2: %3 reads, %4 expected").arg(s->name()).arg(buffer).arg(outcome.syscalls).arg(reads)));
+                }
+                CancelFlag cancel;
+                int consumed = 0;
+                auto cancelled = s->run(target->target, 65536, cancel, [&](std::span<const char>) {
+                    ++consumed;
+                    cancel.cancel();
+                });
+                QVERIFY2(!cancelled.ok() && cancelled.error().kind == ErrorKind::Cancelled, qPrintable(s->name()));
+                QCOMPARE(consumed, 1);
+            }
         }
     }
 
@@ -182,8 +234,8 @@ private Q_SLOTS:
         QTemporaryDir output;
         target->target.outputDir = output.path();
         for (const auto &s : readStrategies()) {
-            if (s->group() == QLatin1String("pxar"))
-                continue;
+            if (s->group() == QLatin1String("pxar") || s->group() == QLatin1String("decompression"))
+                continue; // their own tests
             CancelFlag cancel;
             int consumed = 0;
             auto result = s->run(target->target, 65536, cancel, [&](std::span<const char>) {

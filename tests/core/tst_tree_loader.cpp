@@ -121,6 +121,7 @@ private Q_SLOTS:
         // Listing a tar.gz decompresses through every entry. Stop while inside the 24 MiB one:
         // the next read of the file fails (CancelScope), so reads stop at once instead of going on
         // through the ~400 blocks of the entry.
+        const uint64_t kReadaheadBlocks = 4; // io/filters/readahead.h: the decoder's blocks in flight
         auto file = FileSource::open(bigTarGz_);
         QVERIFY(file.ok());
         auto counting = std::make_shared<CountingSource>(*file);
@@ -137,8 +138,9 @@ private Q_SLOTS:
         gated->open();
         QVERIFY(waitIdle(loader));
         QCOMPARE(idle.last().first().toBool(), true); // stopped, not failed
-        // The read that waited was refused (the stop reached it) and none followed.
-        QCOMPARE(gated->reads(), readsToOpen + 4);
+        // The decoding thread stops at its next read once the parser sees the Stop: at most the
+        // blocks it reads ahead follow the one that waited (without the stop: ~400 more).
+        QVERIFY2(gated->reads() <= readsToOpen + 4 + kReadaheadBlocks, qPrintable(QString::number(gated->reads())));
         QVERIFY2(counting->bytes() < 2 * uint64_t(QFileInfo(bigTarGz_).size()) / 3,
                  qPrintable(QStringLiteral("%1 of %2 bytes read").arg(counting->bytes()).arg(QFileInfo(bigTarGz_).size())));
         QCOMPARE(find(loader.tree(), "zz-last.txt"), -1); // never got there

@@ -2,6 +2,8 @@
 #include "libarchive_reader.h"
 
 #include "io/byte_text.h"
+#include "io/filters/filter_chain.h"
+#include "io/filters/readahead.h"
 #include "vfs/problems.h"
 
 #include <archive.h>
@@ -15,6 +17,8 @@ namespace asc {
 // Big enough that a 1 GiB uncompressed entry streams in few system calls, small enough to be
 // cheap when one of these is opened per nested archive.
 static constexpr size_t kBlockSize = 1 << 20;
+// Compressed inputs from this size on are decoded on a second thread.
+static constexpr uint64_t kThreadedInput = uint64_t(4) << 20;
 
 LibarchiveReader::LibarchiveReader(SourcePtr source, Mode mode)
     : source_(std::move(source)),
@@ -60,10 +64,24 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
                                QStringLiteral("cannot decode names from '%1': %2")
                                    .arg(QString::fromLatin1(nameCharset), QString::fromUtf8(archive_error_string(a))));
     }
+    // gzip, xz and zstd are ours (ISA-L, multi-threaded xz, zstd), decoded ahead on another
+    // core for inputs big enough to be worth a thread; libarchive parses what comes out, and
+    // still decodes what we have no faster decoder for (bzip2, lz4, lzip, compress).
+    auto decoded = openDecoded(reader->source_);
+    if (!decoded)
+        return std::move(decoded).error();
+    if (!decoded->filters.isEmpty()) {
+        const bool threaded = reader->source_->size() >= kThreadedInput;
+        reader->decoded_ = std::make_unique<Readahead>(std::move(decoded->stream), threaded);
+        reader->ourFilters_ = decoded->filters;
+    }
     archive_read_set_callback_data(a, reader.get());
     archive_read_set_read_callback(a, &LibarchiveReader::readCallback);
     archive_read_set_skip_callback(a, &LibarchiveReader::skipCallback);
-    archive_read_set_seek_callback(a, &LibarchiveReader::seekCallback);
+    // Our decoded output is a stream: no seeking in it (libarchive reads zip and 7z in it as
+    // streams, as it does from a pipe).
+    if (!reader->decoded_)
+        archive_read_set_seek_callback(a, &LibarchiveReader::seekCallback);
     if (archive_read_open1(a) != ARCHIVE_OK)
         return reader->error(QStringLiteral("cannot open archive"));
     return reader;
@@ -72,6 +90,16 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
 ssize_t LibarchiveReader::readCallback(archive *, void *self, const void **buffer)
 {
     auto *r = static_cast<LibarchiveReader *>(self);
+    if (r->decoded_) {
+        auto block = r->decoded_->next();
+        if (!block) {
+            r->sourceError_ = block.error();
+            return -1;
+        }
+        r->position_ = r->decoded_->consumed();
+        *buffer = block->data();
+        return static_cast<ssize_t>(block->size());
+    }
     auto got = r->source_->readAt(r->position_, std::span(r->block_.data(), r->block_.size()));
     if (!got) {
         r->sourceError_ = got.error();
@@ -85,6 +113,8 @@ ssize_t LibarchiveReader::readCallback(archive *, void *self, const void **buffe
 int64_t LibarchiveReader::skipCallback(archive *, void *self, int64_t request)
 {
     auto *r = static_cast<LibarchiveReader *>(self);
+    if (r->decoded_)
+        return 0; // a decoded stream is read through, never skipped
     const uint64_t size = r->source_->size();
     const uint64_t room = size > r->position_ ? size - r->position_ : 0;
     const uint64_t step = std::min<uint64_t>(uint64_t(std::max<int64_t>(0, request)), room);
@@ -288,7 +318,7 @@ Result<bool> LibarchiveReader::next(Entry &entry)
     // header has been consumed: the content can then be read as a slice of the archive itself.
     const int base = archive_format(archive_) & ARCHIVE_FORMAT_BASE_MASK;
     if ((base == ARCHIVE_FORMAT_TAR || base == ARCHIVE_FORMAT_CPIO) && entry.type == EntryType::File && !unreadable_ &&
-        entry.size != kUnknown && archive_entry_sparse_count(raw) == 0 && archive_filter_count(archive_) == 1 &&
+        entry.size != kUnknown && archive_entry_sparse_count(raw) == 0 && !decoded_ && archive_filter_count(archive_) == 1 &&
         archive_filter_code(archive_, 0) == ARCHIVE_FILTER_NONE) {
         const la_int64_t at = archive_filter_bytes(archive_, 0);
         if (at >= 0 && uint64_t(at) + entry.size <= source_->size())
@@ -389,7 +419,7 @@ QStringList LibarchiveReader::filterNames() const
         if (code != ARCHIVE_FILTER_NONE)
             names << QString::fromUtf8(archive_filter_name(archive_, i));
     }
-    return names;
+    return names + ourFilters_; // libarchive's (if any) decode inside ours
 }
 
 } // namespace asc

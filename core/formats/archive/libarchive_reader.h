@@ -8,6 +8,7 @@
 
 #include <QByteArray>
 #include <QHash>
+#include <QStringList>
 #include <sys/types.h>
 #include <vector>
 
@@ -15,6 +16,8 @@ struct archive;
 struct archive_entry;
 
 namespace asc {
+
+class Readahead;
 
 class LibarchiveReader {
 public:
@@ -74,6 +77,8 @@ private:
     uint64_t position_ = 0;
     uint64_t entriesRead_ = 0;
     std::optional<Error> sourceError_;
+    std::unique_ptr<Readahead> decoded_; // our decoders' output, when the file is gzip, xz or zstd
+    QStringList ourFilters_;
     QHash<QByteArray, QByteArray> names_; // owner/group names, shared between entries
     // The current entry's content as read(): its size, where the output stands, and the rest of
     // libarchive's current block (which starts at blockOffset_ within the entry).

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+#include "byte_stream.h"
+
+#include <cstring>
+
+namespace asc {
+
+Result<size_t> SourceStream::read(std::span<char> out)
+{
+    auto got = source_->readAt(position_, out);
+    if (got)
+        position_ += *got;
+    return got;
+}
+
+Result<QByteArray> PeekStream::peek(size_t bytes)
+{
+    while (size_t(pending_.size() - pendingAt_) < bytes) {
+        const qsizetype have = pending_.size();
+        pending_.resize(have + qsizetype(bytes));
+        auto got = inner_->read(std::span(pending_.data() + have, bytes));
+        if (!got)
+            return std::move(got).error();
+        pending_.resize(have + qsizetype(*got));
+        if (*got == 0)
+            break;
+    }
+    return pending_.mid(pendingAt_, qsizetype(bytes));
+}
+
+Result<size_t> PeekStream::read(std::span<char> out)
+{
+    if (pendingAt_ < pending_.size()) {
+        const size_t n = std::min(out.size(), size_t(pending_.size() - pendingAt_));
+        std::memcpy(out.data(), pending_.constData() + pendingAt_, n);
+        pendingAt_ += qsizetype(n);
+        if (pendingAt_ == pending_.size()) {
+            pending_.clear();
+            pendingAt_ = 0;
+        }
+        return n;
+    }
+    return inner_->read(out);
+}
+
+} // namespace asc

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// A sequential stream of bytes: a file read front to back, or what a decompressor makes of one.
+// The compression filters (gzip, xz, zstd) are streams reading from a stream, so they stack.
+
+#include "io/byte_source.h"
+#include "io/result.h"
+
+#include <QString>
+#include <memory>
+#include <span>
+
+namespace asc {
+
+class ByteStream {
+public:
+    virtual ~ByteStream() = default;
+    // Fills up to out.size() bytes; fewer is fine, 0 only at the end of the stream.
+    virtual Result<size_t> read(std::span<char> out) = 0;
+    // Bytes of the file itself consumed so far (the outermost stream's position): for error
+    // offsets and expansion-ratio limits.
+    virtual uint64_t consumed() const = 0;
+};
+
+using StreamPtr = std::unique_ptr<ByteStream>;
+
+// A source read front to back in the caller's chunks.
+class SourceStream final : public ByteStream {
+public:
+    explicit SourceStream(SourcePtr source, uint64_t start = 0)
+        : source_(std::move(source)),
+          position_(start)
+    {
+    }
+    Result<size_t> read(std::span<char> out) override;
+    uint64_t consumed() const override { return position_; }
+
+private:
+    SourcePtr source_;
+    uint64_t position_;
+};
+
+// A stream whose first bytes can be looked at before they are read (to recognise a filter).
+class PeekStream final : public ByteStream {
+public:
+    explicit PeekStream(StreamPtr inner)
+        : inner_(std::move(inner))
+    {
+    }
+    // Up to `bytes` first bytes, still to be read; fewer when the stream is shorter.
+    Result<QByteArray> peek(size_t bytes);
+    Result<size_t> read(std::span<char> out) override;
+    uint64_t consumed() const override { return inner_->consumed(); }
+
+private:
+    StreamPtr inner_;
+    QByteArray pending_;
+    qsizetype pendingAt_ = 0;
+};
+
+} // namespace asc

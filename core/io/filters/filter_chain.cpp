@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "filter_chain.h"
+
+#include "gzip_stream.h"
+#include "xz_stream.h"
+#include "zstd_stream.h"
+
+namespace asc {
+
+Compression recogniseCompression(QByteArrayView head)
+{
+    auto starts = [&](std::initializer_list<unsigned char> magic) {
+        if (size_t(head.size()) < magic.size())
+            return false;
+        size_t i = 0;
+        for (unsigned char m : magic)
+            if (uint8_t(head[qsizetype(i++)]) != m)
+                return false;
+        return true;
+    };
+    if (starts({0x1f, 0x8b, 0x08}))
+        return Compression::Gzip;
+    if (starts({0xfd, '7', 'z', 'X', 'Z', 0x00}))
+        return Compression::Xz;
+    if (starts({0x28, 0xb5, 0x2f, 0xfd}))
+        return Compression::Zstd;
+    return Compression::None;
+}
+
+QString compressionName(Compression c)
+{
+    switch (c) {
+    case Compression::Gzip: return QStringLiteral("gzip");
+    case Compression::Xz: return QStringLiteral("xz");
+    case Compression::Zstd: return QStringLiteral("zstd");
+    case Compression::None: break;
+    }
+    return QStringLiteral("none");
+}
+
+Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth)
+{
+    const QString where = source->name();
+    return openDecoded(std::make_unique<SourceStream>(std::move(source)), where, maxDepth);
+}
+
+Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth)
+{
+    DecodedStream decoded;
+    auto peekable = std::make_unique<PeekStream>(std::move(stream));
+    for (int depth = 0;; ++depth) {
+        auto head = peekable->peek(6);
+        if (!head)
+            return std::move(head).error();
+        const Compression c = recogniseCompression(*head);
+        if (c == Compression::None)
+            break;
+        if (depth == maxDepth)
+            return Error::format(where, std::nullopt,
+                                 QStringLiteral("compressed more than %1 times over (%2, then %3 again): refused as a decompression bomb")
+                                     .arg(maxDepth)
+                                     .arg(decoded.filters.join(QStringLiteral(" in ")), compressionName(c)));
+        const QString layer = depth == 0 ? where : QStringLiteral("%1 (inside %2)").arg(where, decoded.filters.first());
+        StreamPtr next;
+        switch (c) {
+        case Compression::Gzip: next = std::make_unique<GzipStream>(std::move(peekable), layer); break;
+        case Compression::Xz: next = std::make_unique<XzStream>(std::move(peekable), layer); break;
+        case Compression::Zstd: next = std::make_unique<ZstdStream>(std::move(peekable), layer); break;
+        case Compression::None: break;
+        }
+        decoded.filters.prepend(compressionName(c));
+        peekable = std::make_unique<PeekStream>(std::move(next));
+    }
+    decoded.stream = std::move(peekable);
+    return decoded;
+}
+
+} // namespace asc

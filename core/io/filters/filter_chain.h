@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Recognises the compression of a file by its first bytes and stacks our decoders over it
+// (gzip, xz, zstd), again for what comes out, up to a depth limit: a gzip inside a gzip inside
+// a gzip... (a stream that decompresses to itself) ends with an error, not forever. Formats we
+// have no faster decoder for (bzip2, lz4, lzip, compress) are left to libarchive.
+
+#include "byte_stream.h"
+
+#include <QStringList>
+
+namespace asc {
+
+enum class Compression { None, Gzip, Xz, Zstd };
+
+// From the first bytes (6 are enough).
+Compression recogniseCompression(QByteArrayView head);
+QString compressionName(Compression c); // "gzip", "xz", "zstd" (libarchive's names)
+
+struct DecodedStream {
+    StreamPtr stream; // the innermost output (the source itself when nothing is compressed)
+    QStringList filters; // outermost last, as libarchive lists them: {"gzip"}, {"gzip", "xz"} for x.gz.xz
+};
+
+// How many of our filters may stack before the input is refused.
+constexpr int kMaxFilterDepth = 4;
+
+// `where` names the file in errors.
+Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth = kMaxFilterDepth);
+// The same over any stream (tests, fuzzers).
+Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth = kMaxFilterDepth);
+
+} // namespace asc

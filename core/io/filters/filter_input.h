@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The compressed side of a decoder: its upstream stream, read in large chunks into one buffer,
+// with the offset (in the upstream's bytes) of what is consumed, for errors.
+
+#include "byte_stream.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace asc {
+
+class FilterInput {
+public:
+    explicit FilterInput(StreamPtr upstream, size_t chunk = size_t(1) << 20);
+
+    // Reads the next chunk when everything before has been consumed; false at the upstream's end.
+    Result<bool> fill();
+    const uint8_t *data() const { return buffer_.data() + at_; }
+    size_t available() const { return end_ - at_; }
+    void consume(size_t n) { at_ += n; }
+    // Upstream offset of data().
+    uint64_t offset() const { return base_ + at_; }
+    bool ended() const { return ended_; }
+    const ByteStream &upstream() const { return *upstream_; }
+
+private:
+    StreamPtr upstream_;
+    std::vector<uint8_t> buffer_;
+    size_t at_ = 0;
+    size_t end_ = 0;
+    uint64_t base_ = 0;
+    bool ended_ = false;
+};
+
+} // namespace asc

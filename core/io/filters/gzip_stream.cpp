@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include "gzip_stream.h"
+
+#include "io/cancel.h"
+
+#include <isa-l/igzip_lib.h>
+
+namespace asc {
+
+GzipStream::GzipStream(StreamPtr upstream, QString where, size_t chunk)
+    : input_(std::move(upstream), chunk),
+      where_(std::move(where)),
+      state_(std::make_unique<inflate_state>())
+{
+}
+
+GzipStream::~GzipStream() = default;
+
+Error GzipStream::fail(const QString &what) const
+{
+    return Error::format(where_, memberStart_, QStringLiteral("gzip member at offset %1: %2").arg(memberStart_).arg(what));
+}
+
+static QString isalText(int rc)
+{
+    switch (rc) {
+    case ISAL_INVALID_BLOCK: return QStringLiteral("invalid deflate block");
+    case ISAL_INVALID_SYMBOL: return QStringLiteral("invalid deflate symbol");
+    case ISAL_INVALID_LOOKBACK: return QStringLiteral("invalid back-reference distance");
+    case ISAL_INVALID_WRAPPER: return QStringLiteral("invalid gzip header");
+    case ISAL_UNSUPPORTED_METHOD: return QStringLiteral("compression method is not deflate");
+    case ISAL_INCORRECT_CHECKSUM: return QStringLiteral("CRC-32 or length in the trailer does not match the data (corrupt)");
+    case ISAL_NEED_DICT: return QStringLiteral("needs a preset dictionary");
+    default: return QStringLiteral("inflate error %1").arg(rc);
+    }
+}
+
+Result<size_t> GzipStream::read(std::span<char> out)
+{
+    size_t produced = 0;
+    while (produced < out.size() && !done_) {
+        if (stopRequested())
+            return Error::cancelled();
+        if (!inMember_) {
+            // Between members: another member, or the end (zero padding, as tape tools write it,
+            // counts as the end; so does anything else after a complete member, as gzip -d does).
+            auto more = input_.fill();
+            if (!more)
+                return std::move(more).error();
+            if (!*more) {
+                done_ = true;
+                break;
+            }
+            if (input_.available() >= 2 && (input_.data()[0] != 0x1f || input_.data()[1] != 0x8b)) {
+                if (memberStart_ == 0 && memberOut_ == 0 && input_.offset() == 0)
+                    return Error::format(where_, 0, QStringLiteral("not a gzip stream"));
+                done_ = true;
+                break;
+            }
+            isal_inflate_init(state_.get());
+            state_->crc_flag = ISAL_GZIP;
+            memberStart_ = input_.offset();
+            memberOut_ = 0;
+            inMember_ = true;
+        }
+        if (input_.available() == 0) {
+            auto more = input_.fill();
+            if (!more)
+                return std::move(more).error();
+            if (!*more)
+                return fail(QStringLiteral("truncated: the file ends inside the member (after %1 bytes of output)").arg(memberOut_));
+        }
+        state_->next_in = const_cast<uint8_t *>(input_.data());
+        state_->avail_in = uint32_t(std::min<size_t>(input_.available(), UINT32_MAX));
+        const size_t room = std::min<size_t>(out.size() - produced, UINT32_MAX);
+        state_->next_out = reinterpret_cast<uint8_t *>(out.data() + produced);
+        state_->avail_out = uint32_t(room);
+        const uint32_t before = state_->avail_in;
+        const int rc = isal_inflate(state_.get());
+        input_.consume(before - state_->avail_in);
+        const size_t wrote = room - state_->avail_out;
+        produced += wrote;
+        memberOut_ += wrote;
+        if (rc < 0)
+            return fail(isalText(rc));
+        if (state_->block_state == ISAL_BLOCK_FINISH)
+            inMember_ = false;
+    }
+    return produced;
+}
+
+} // namespace asc

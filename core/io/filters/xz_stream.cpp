@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "xz_stream.h"
+
+#include "io/cancel.h"
+
+#include <thread>
+
+namespace asc {
+
+XzStream::XzStream(StreamPtr upstream, QString where, unsigned threads, size_t chunk)
+    : input_(std::move(upstream), chunk),
+      where_(std::move(where))
+{
+    lzma_mt mt{};
+    mt.flags = LZMA_CONCATENATED;
+    mt.threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    mt.timeout = 0;
+    // Above this, fewer threads; above the stop limit, an error (a hostile header asking for
+    // gigabytes of dictionary).
+    mt.memlimit_threading = kMemoryLimit / 2;
+    mt.memlimit_stop = kMemoryLimit;
+    if (const lzma_ret rc = lzma_stream_decoder_mt(&stream_, &mt); rc != LZMA_OK)
+        startError_ = Error::make(ErrorKind::System, where_, QStringLiteral("cannot start the xz decoder (liblzma error %1)").arg(int(rc)));
+}
+
+XzStream::~XzStream()
+{
+    lzma_end(&stream_);
+}
+
+static QString lzmaText(lzma_ret rc)
+{
+    switch (rc) {
+    case LZMA_FORMAT_ERROR: return QStringLiteral("not an xz stream");
+    case LZMA_OPTIONS_ERROR: return QStringLiteral("unsupported xz options");
+    case LZMA_DATA_ERROR: return QStringLiteral("corrupt xz data");
+    case LZMA_BUF_ERROR: return QStringLiteral("truncated: the file ends inside the xz stream");
+    case LZMA_MEM_ERROR: return QStringLiteral("out of memory");
+    case LZMA_MEMLIMIT_ERROR: return QStringLiteral("the stream needs more than %1 MiB of memory to decode").arg(XzStream::kMemoryLimit >> 20);
+    case LZMA_UNSUPPORTED_CHECK: return QStringLiteral("unsupported integrity check");
+    default: return QStringLiteral("liblzma error %1").arg(int(rc));
+    }
+}
+
+Result<size_t> XzStream::read(std::span<char> out)
+{
+    if (startError_)
+        return *startError_;
+    size_t produced = 0;
+    while (produced < out.size() && !done_) {
+        if (stopRequested())
+            return Error::cancelled();
+        if (input_.available() == 0 && !input_.ended()) {
+            auto more = input_.fill();
+            if (!more)
+                return std::move(more).error();
+        }
+        stream_.next_in = input_.data();
+        stream_.avail_in = input_.available();
+        stream_.next_out = reinterpret_cast<uint8_t *>(out.data() + produced);
+        stream_.avail_out = out.size() - produced;
+        const size_t before = stream_.avail_in;
+        const lzma_ret rc = lzma_code(&stream_, input_.ended() ? LZMA_FINISH : LZMA_RUN);
+        input_.consume(before - stream_.avail_in);
+        produced = out.size() - stream_.avail_out;
+        if (rc == LZMA_STREAM_END) {
+            done_ = true;
+        } else if (rc != LZMA_OK) {
+            // The offset of the compressed byte the decoder had reached.
+            return Error::format(where_, input_.offset(), QStringLiteral("xz: %1").arg(lzmaText(rc)));
+        }
+    }
+    return produced;
+}
+
+} // namespace asc

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#include "zstd_stream.h"
+
+#include "io/cancel.h"
+
+#include <zstd.h>
+
+namespace asc {
+
+ZstdStream::ZstdStream(StreamPtr upstream, QString where, size_t chunk)
+    : input_(std::move(upstream), chunk),
+      where_(std::move(where)),
+      context_(ZSTD_createDCtx())
+{
+    ZSTD_DCtx_setParameter(context_, ZSTD_d_windowLogMax, 30);
+}
+
+ZstdStream::~ZstdStream()
+{
+    ZSTD_freeDCtx(context_);
+}
+
+Result<size_t> ZstdStream::read(std::span<char> out)
+{
+    if (!context_)
+        return Error::make(ErrorKind::System, where_, QStringLiteral("cannot start the zstd decoder"));
+    ZSTD_outBuffer output{out.data(), out.size(), 0};
+    while (output.pos < output.size) {
+        if (stopRequested())
+            return Error::cancelled();
+        if (input_.available() == 0) {
+            auto more = input_.fill();
+            if (!more)
+                return std::move(more).error();
+            if (!*more) {
+                if (inFrame_)
+                    return Error::format(where_, frameStart_, QStringLiteral("zstd frame at offset %1: truncated: the file ends inside the frame").arg(frameStart_));
+                break;
+            }
+        }
+        if (!inFrame_) {
+            frameStart_ = input_.offset();
+            inFrame_ = true;
+        }
+        ZSTD_inBuffer input{input_.data(), input_.available(), 0};
+        const size_t rc = ZSTD_decompressStream(context_, &output, &input);
+        input_.consume(input.pos);
+        if (ZSTD_isError(rc))
+            return Error::format(where_, frameStart_, QStringLiteral("zstd frame at offset %1: %2").arg(frameStart_).arg(QString::fromUtf8(ZSTD_getErrorName(rc))));
+        if (rc == 0)
+            inFrame_ = false; // a frame ended and is flushed
+    }
+    return output.pos;
+}
+
+} // namespace asc
