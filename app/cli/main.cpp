@@ -2,6 +2,7 @@
 // archivescope-cli: the headless twin of the GUI (see CLI.md for the contract).
 
 #include "cli_output.h"
+#include "worker_options.h"
 #include "commands.h"
 #include "open/reading_policy.h"
 #include "io/byte_text.h"
@@ -45,6 +46,10 @@ static const char *kHelp =
     "  writebench DIR [options]     write strategies x file sizes: write calls, amplification\n"
     "  compare A.json B.json        ratios between two bench results\n"
     "\n"
+    "info, ls, cat, map and mime-type parse the file in a locked-down worker process: a crash,\n"
+    "a memory blow-up (--memory-limit SIZE, default 2G) or a loop that works without reading or\n"
+    "writing (--time-limit SECONDS, default 30) ends it with a message, exit status 1;\n"
+    "--no-sandbox parses in this process.\n"
     "Every command takes --help. Anywhere on the line, --allow-backing lets disk images follow\n"
     "backing files outside their own folder (absolute paths, ../); by default those are refused.\n"
     "--charset NAME decodes legacy archive names (zip, tar, cpio, cab) from NAME (e.g. CP866,\n"
@@ -55,7 +60,8 @@ static const char *kHelp =
 // With ARCHIVESCOPE_WORK_FILE=PATH, the work this run did, as the kernel counted it, is written
 // there as JSON: bytes and calls of reads, peak memory. Tests bound work with these counters
 // instead of timing a run (the machine is shared; time says little).
-static void writeWorkCounters()
+// With a worker, its counters are the run's (this process only waited).
+static void writeWorkCounters(const std::optional<WorkerEnd> &worker = std::nullopt)
 {
     const QByteArray path = qgetenv("ARCHIVESCOPE_WORK_FILE");
     if (path.isEmpty())
@@ -63,7 +69,12 @@ static void writeWorkCounters()
     rusage usage{};
     ::getrusage(RUSAGE_SELF, &usage);
     QJsonObject work{{QStringLiteral("maxrss_kib"), double(usage.ru_maxrss)}};
-    if (auto io = readProcIo()) {
+    if (worker) {
+        work[QStringLiteral("maxrss_kib")] = double(worker->maxrssKib);
+        work[QStringLiteral("rchar")] = double(worker->rchar);
+        work[QStringLiteral("syscr")] = double(worker->syscr);
+        work[QStringLiteral("wchar")] = double(worker->wchar);
+    } else if (auto io = readProcIo()) {
         work[QStringLiteral("rchar")] = double(io->rchar);
         work[QStringLiteral("syscr")] = double(io->syscr);
         work[QStringLiteral("wchar")] = double(io->wchar);
@@ -112,6 +123,10 @@ int main(int argc, char **argv)
         setDefaultNameCharset(charset.toLatin1());
         --i;
     }
+    // Global: parse in a locked-down worker process (--no-sandbox, --memory-limit, --time-limit).
+    cli::WorkerOptions worker;
+    if (auto bad = cli::takeWorkerOptions(args, worker))
+        return cli::usage(*bad);
     // Problems that do not stop a command (a damaged header skipped, an unreadable entry) are
     // printed as they happen, each once; the exit status is then 1.
     setDefaultProblemHandler(&cli::reportProblemLine);
@@ -148,9 +163,22 @@ int main(int argc, char **argv)
     };
     for (const Command &c : commands) {
         if (command == QLatin1String(c.name)) {
-            const int status = c.run(args);
-            writeWorkCounters();
-            return status == cli::Success && cli::problemsReported() > 0 ? cli::Failure : status;
+            auto run = [&] {
+                const int status = c.run(args);
+                return status == cli::Success && cli::problemsReported() > 0 ? cli::Failure : status;
+            };
+            if (!worker.sandbox || !cli::parsesInWorker(command) || args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+                const int status = run();
+                writeWorkCounters();
+                return status;
+            }
+            const WorkerEnd end = runInWorker(run, worker.limits);
+            writeWorkCounters(end);
+            QString spec;
+            for (qsizetype i = 1; i < args.size() && spec.isEmpty(); ++i)
+                if (!args[i].startsWith(QLatin1Char('-')))
+                    spec = args[i];
+            return cli::workerStatus(end, spec, worker.limits);
         }
     }
     return cli::usage(QStringLiteral("unknown command '%1'").arg(command));

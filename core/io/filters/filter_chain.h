@@ -11,7 +11,10 @@
 
 namespace asc {
 
-enum class Compression { None, Gzip, Xz, Zstd };
+enum class Compression { None,
+                         Gzip,
+                         Xz,
+                         Zstd };
 
 // From the first bytes (6 are enough).
 Compression recogniseCompression(QByteArrayView head);

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include "worker_options.h"
+
+#include "cli_output.h"
+#include "units.h"
+
+#include <csignal>
+#include <cstring>
+
+namespace asc::cli {
+
+// Takes `--name VALUE` or `--name=VALUE` at args[i]; nullopt when args[i] is not that option.
+static std::optional<QString> takeValue(QStringList &args, qsizetype i, const QString &name, bool *missing)
+{
+    if (args[i] == name) {
+        if (i + 1 >= args.size()) {
+            *missing = true;
+            return QString();
+        }
+        const QString value = args[i + 1];
+        args.remove(i, 2);
+        return value;
+    }
+    if (args[i].startsWith(name + QLatin1Char('='))) {
+        const QString value = args[i].mid(name.size() + 1);
+        args.remove(i);
+        return value;
+    }
+    return std::nullopt;
+}
+
+std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &options)
+{
+    for (qsizetype i = 0; i < args.size();) {
+        if (args[i] == QLatin1String("--no-sandbox")) {
+            options.sandbox = false;
+            args.remove(i);
+            continue;
+        }
+        bool missing = false;
+        if (auto value = takeValue(args, i, QStringLiteral("--memory-limit"), &missing)) {
+            const auto bytes = parseSize(*value);
+            if (missing || !bytes || *bytes < (uint64_t(64) << 20))
+                return QStringLiteral("--memory-limit: '%1' is not a size of at least 64M (e.g. 512M, 2G)").arg(*value);
+            options.limits.lockdown.memoryBytes = *bytes;
+            continue;
+        }
+        if (auto value = takeValue(args, i, QStringLiteral("--time-limit"), &missing)) {
+            bool ok = false;
+            const int seconds = value->toInt(&ok);
+            if (missing || !ok || seconds < 0)
+                return QStringLiteral("--time-limit: '%1' is not a number of seconds").arg(*value);
+            options.limits.noProgressSeconds = seconds;
+            continue;
+        }
+        ++i;
+    }
+    return std::nullopt;
+}
+
+bool parsesInWorker(const QString &command)
+{
+    for (const char *name : {"info", "ls", "cat", "map", "mime-type"})
+        if (command == QLatin1String(name))
+            return true;
+    return false;
+}
+
+int workerStatus(const WorkerEnd &end, const QString &spec, const WorkerLimits &limits)
+{
+    auto say = [&](const QString &what) { return fail(spec, Error::make(ErrorKind::Format, spec, what)); };
+    if (end.stalled)
+        return say(QStringLiteral("the parser worked %1 s without reading or writing a byte and was stopped (a loop in the file's "
+                                  "structure?); --time-limit changes the limit")
+                       .arg(limits.noProgressSeconds));
+    if (end.outOfMemory)
+        return say(QStringLiteral("the parser ran out of its memory limit (%1) and was stopped; --memory-limit changes it")
+                       .arg(sizeLabel(limits.lockdown.memoryBytes)));
+    if (end.lockdownFailed)
+        return say(QStringLiteral("the sandboxed worker could not start (see above); --no-sandbox parses without it"));
+    if (end.signal != 0) {
+        if (end.signal == SIGINT)
+            return Failure;
+        return say(QStringLiteral("the parser crashed (signal %1: %2) and was stopped; nothing else was affected")
+                       .arg(end.signal)
+                       .arg(QString::fromLocal8Bit(strsignal(end.signal))));
+    }
+    return end.exitCode;
+}
+
+} // namespace asc::cli

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The commands that parse a file (info, ls, cat, map, mime-type) run in a locked-down worker
+// process (io/worker_process.h) unless --no-sandbox: a crash, a memory blow-up or an endless
+// loop in a parser ends the worker, and the CLI says what happened and exits 1. Global options,
+// anywhere on the line:
+//   --no-sandbox          parse in this process (for debugging)
+//   --memory-limit SIZE   the worker's address-space limit (default 2G)
+//   --time-limit SECONDS  kill a worker that works this long without reading or writing a
+//                         byte (default 30; 0: never)
+
+#include "io/worker_process.h"
+
+#include <QStringList>
+#include <optional>
+
+namespace asc::cli {
+
+struct WorkerOptions {
+    bool sandbox = true;
+    WorkerLimits limits;
+};
+
+// Takes the global options out of `args`; a usage error's message when one is malformed.
+std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &options);
+bool parsesInWorker(const QString &command);
+// The exit status for how the worker ended, with a line on stderr naming `spec` and the cause
+// when it did not end by itself.
+int workerStatus(const WorkerEnd &end, const QString &spec, const WorkerLimits &limits);
+
+} // namespace asc::cli

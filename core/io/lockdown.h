@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Locks the calling process down before it parses an untrusted file: a memory ceiling
+// (RLIMIT_AS), few descriptors, no core files, no new privileges, death with its parent, and a
+// seccomp filter (libseccomp) under which it cannot start programs, make or use network
+// sockets, trace or write other processes, create, change or remove files, open anything for
+// writing, or set up io_uring (which could open files behind the filter's back). Those calls
+// fail with EPERM/EACCES rather than killing it, so a library that tries one (libarchive
+// starting an external decompressor) gets a clean error.
+//
+// What it does not stop: reading files the user can read (the parser opens the file, nested
+// sources and sibling images by path), and a kernel bug reachable through the calls it allows.
+
+#include "io/result.h"
+
+#include <cstdint>
+
+namespace asc {
+
+struct LockdownLimits {
+    uint64_t memoryBytes = uint64_t(2) << 30; // address space, not resident memory
+    int maxOpenFiles = 256;
+};
+
+Result<void> lockDown(const LockdownLimits &limits);
+// False in an AddressSanitizer build, whose shadow memory needs more address space than any limit.
+bool lockdownHasMemoryLimit();
+
+} // namespace asc

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+#include "worker_process.h"
+
+#include <QFile>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <new>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace asc {
+
+namespace {
+
+struct IoCounters {
+    int64_t rchar = -1, syscr = -1, wchar = -1;
+};
+
+IoCounters childIo(pid_t pid)
+{
+    IoCounters io;
+    QFile file(QStringLiteral("/proc/%1/io").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return io;
+    for (const QByteArray &line : file.readAll().split('\n')) {
+        const qsizetype colon = line.indexOf(':');
+        if (colon < 0)
+            continue;
+        const QByteArray key = line.left(colon);
+        const int64_t value = line.mid(colon + 1).trimmed().toLongLong();
+        if (key == "rchar")
+            io.rchar = value;
+        else if (key == "syscr")
+            io.syscr = value;
+        else if (key == "wchar")
+            io.wchar = value;
+    }
+    return io;
+}
+
+// CPU time the child has used, in clock ticks (utime + stime of /proc/PID/stat).
+int64_t childCpuTicks(pid_t pid)
+{
+    QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!file.open(QIODevice::ReadOnly))
+        return -1;
+    const QByteArray stat = file.readAll();
+    // Fields after the command name (which may hold spaces), counted from field 3 (state).
+    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
+    return fields.size() > 12 ? fields[11].toLongLong() + fields[12].toLongLong() : -1;
+}
+
+[[noreturn]] void outOfMemory()
+{
+    static const char message[] = "archivescope worker: out of memory at its limit\n";
+    (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+    ::_exit(kWorkerOutOfMemory);
+}
+
+} // namespace
+
+WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limits)
+{
+    std::fflush(nullptr); // nothing buffered is written twice
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        WorkerEnd end;
+        end.lockdownFailed = true;
+        return end;
+    }
+    if (pid == 0) {
+        if (auto locked = lockDown(limits.lockdown); !locked) {
+            std::fprintf(stderr, "archivescope worker: cannot lock down: %s\n", qPrintable(locked.error().toString()));
+            ::_exit(kWorkerLockdownFailed);
+        }
+        std::set_new_handler(&outOfMemory);
+        const int status = work();
+        std::fflush(nullptr);
+        ::_exit(status);
+    }
+
+    // The parent: Ctrl-C reaches the child too (same process group); the child ends, we report.
+    std::signal(SIGINT, SIG_IGN);
+    WorkerEnd end;
+    IoCounters last = childIo(pid);
+    auto lastProgress = std::chrono::steady_clock::now();
+    int64_t cpuAtProgress = childCpuTicks(pid);
+    const long ticksPerSecond = ::sysconf(_SC_CLK_TCK);
+    for (;;) {
+        siginfo_t info{};
+        // Wait without reaping, so the child's counters can still be read.
+        if (::waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) {
+            const IoCounters io = childIo(pid);
+            end.rchar = io.rchar;
+            end.syscr = io.syscr;
+            end.wchar = io.wchar;
+            break;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        const IoCounters io = childIo(pid);
+        const auto now = std::chrono::steady_clock::now();
+        if (io.rchar != last.rchar || io.wchar != last.wchar) {
+            last = io;
+            lastProgress = now;
+            cpuAtProgress = childCpuTicks(pid);
+        } else if (limits.noProgressSeconds > 0 && now - lastProgress >= std::chrono::seconds(limits.noProgressSeconds) &&
+                   childCpuTicks(pid) - cpuAtProgress < ticksPerSecond * limits.noProgressSeconds / 2) {
+            // Waiting, not working (a reader of its output that does not read, a slow disk): no
+            // reason to kill it. Start the window again.
+            lastProgress = now;
+            cpuAtProgress = childCpuTicks(pid);
+        } else if (limits.noProgressSeconds > 0 && now - lastProgress >= std::chrono::seconds(limits.noProgressSeconds)) {
+            // Working without reading or writing a byte: a parser caught in a loop.
+            end.stalled = true;
+            end.rchar = io.rchar;
+            end.syscr = io.syscr;
+            end.wchar = io.wchar;
+            ::kill(pid, SIGKILL);
+        }
+    }
+    int status = 0;
+    rusage usage{};
+    while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
+    }
+    end.maxrssKib = usage.ru_maxrss;
+    if (WIFEXITED(status)) {
+        end.exitCode = WEXITSTATUS(status);
+        end.outOfMemory = end.exitCode == kWorkerOutOfMemory;
+        end.lockdownFailed = end.exitCode == kWorkerLockdownFailed;
+    } else if (WIFSIGNALED(status)) {
+        end.signal = WTERMSIG(status);
+    }
+    return end;
+}
+
+} // namespace asc

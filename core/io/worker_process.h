@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Runs a piece of work in a child process (fork: the same program, the same arguments) locked
+// down with lockDown(), and supervises it: a child that makes no progress (reads no byte of its
+// input, writes no byte of output) for `noProgressSeconds` is killed; how it ended (its status,
+// a signal, the memory limit, the stall) comes back as a value the caller turns into a message.
+// Forked before the parent starts threads: call it before anything runs a thread pool.
+
+#include "io/lockdown.h"
+
+#include <functional>
+#include <sys/types.h>
+
+namespace asc {
+
+struct WorkerLimits {
+    LockdownLimits lockdown;
+    int noProgressSeconds = 30; // 0: wait for ever
+};
+
+struct WorkerEnd {
+    int exitCode = -1; // when it exited
+    int signal = 0; // when a signal ended it
+    bool stalled = false; // killed for making no progress
+    bool outOfMemory = false; // its allocation failed at the memory limit
+    bool lockdownFailed = false;
+    // What the kernel counted for the child (for ARCHIVESCOPE_WORK_FILE).
+    int64_t rchar = -1, syscr = -1, wchar = -1, maxrssKib = -1;
+};
+
+// The exit status a worker uses when an allocation fails (RLIMIT_AS reached).
+constexpr int kWorkerOutOfMemory = 125;
+// ... and when it could not lock itself down (it then parsed nothing).
+constexpr int kWorkerLockdownFailed = 124;
+
+// Runs `work` in the child (its return value is the child's exit status); stdout and stderr are
+// shared. In the parent, returns once the child has ended.
+WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limits);
+
+} // namespace asc

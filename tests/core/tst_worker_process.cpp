@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+// The sandboxed worker (io/worker_process, io/lockdown): inside it each forbidden act fails —
+// opening a file for writing or creating one, removing one, starting a program, forking, making
+// a socket, tracing a process, setting up io_uring — while reading a file still works; a crash,
+// an allocation past the memory limit and a loop that works without reading or writing each end
+// the worker and come back as what they were; a worker that only waits is left alone. Through
+// the CLI: a worker killed mid-cat is a clean error (exit 1) naming the file.
+
+#include "io/worker_process.h"
+#include "test_files.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <csignal>
+#include <fcntl.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <linux/io_uring.h>
+#include <unistd.h>
+#include <thread>
+#include <vector>
+
+using namespace asc;
+
+class TestWorkerProcess : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    // Runs `act` in a worker: it returns 0 when the act was refused with one of `errors`.
+    static int refused(const std::function<long()> &act, std::initializer_list<int> errors)
+    {
+        WorkerLimits limits;
+        const WorkerEnd end = runInWorker(
+            [&] {
+                errno = 0;
+                const long rc = act();
+                if (rc >= 0)
+                    return 10; // it was allowed
+                for (int e : errors)
+                    if (errno == e)
+                        return 0;
+                return 11; // failed, but not as the filter says
+            },
+            limits);
+        return end.signal ? 100 + end.signal : end.exitCode;
+    }
+
+private Q_SLOTS:
+    void forbiddenActsFail()
+    {
+        const QByteArray target = dir_.filePath(QStringLiteral("written")).toLocal8Bit();
+        const QByteArray readable = test::writeFile(dir_, QStringLiteral("readable"), "bytes").toLocal8Bit();
+        QCOMPARE(refused([&] { return long(::open(target.constData(), O_WRONLY | O_CREAT, 0644)); }, {EACCES}), 0);
+        QCOMPARE(refused([&] { return long(::open(readable.constData(), O_RDWR)); }, {EACCES}), 0);
+        QCOMPARE(refused([&] { return long(::open(readable.constData(), O_WRONLY | O_APPEND)); }, {EACCES}), 0);
+        QCOMPARE(refused([&] { return long(::openat(AT_FDCWD, readable.constData(), O_WRONLY | O_TRUNC)); }, {EACCES}), 0);
+        QCOMPARE(refused([&] { return long(::unlink(readable.constData())); }, {EACCES}), 0);
+        QCOMPARE(refused([&] { return long(::rename(readable.constData(), target.constData())); }, {EACCES}), 0);
+        QCOMPARE(refused([&] { return long(::mkdir(target.constData(), 0755)); }, {EACCES}), 0);
+        QCOMPARE(refused(
+                     [] {
+                         char *argv[] = {const_cast<char *>("/bin/true"), nullptr};
+                         return long(::execv("/bin/true", argv));
+                     },
+                     {EPERM}),
+                 0);
+        QCOMPARE(refused([] { return long(::fork()); }, {EPERM}), 0);
+        QCOMPARE(refused([] { return long(::socket(AF_INET, SOCK_STREAM, 0)); }, {EACCES}), 0);
+        QCOMPARE(refused([] { return long(::socket(AF_UNIX, SOCK_STREAM, 0)); }, {EACCES}), 0);
+        QCOMPARE(refused([] { return long(::ptrace(PTRACE_ATTACH, ::getppid(), nullptr, nullptr)); }, {EPERM}), 0);
+        QCOMPARE(refused(
+                     [] {
+                         io_uring_params params{};
+                         return long(::syscall(__NR_io_uring_setup, 4, &params));
+                     },
+                     {EPERM}),
+                 0);
+        // What a parser needs still works: reading a file, threads.
+        QCOMPARE(refused([&] { return long(::open(readable.constData(), O_RDONLY)) >= 0 ? -1 : 0; }, {0}), 0);
+        QCOMPARE(refused(
+                     [] {
+                         std::thread t([] {});
+                         t.join();
+                         errno = 0;
+                         return -1L;
+                     },
+                     {0}),
+                 0);
+        QVERIFY(!QFile::exists(QString::fromLocal8Bit(target)));
+        QVERIFY(QFile::exists(QString::fromLocal8Bit(readable)));
+    }
+
+    void deathsComeBackAsWhatTheyWere()
+    {
+        WorkerLimits limits;
+        WorkerEnd crash = runInWorker([] { return ::raise(SIGSEGV); }, limits);
+        QCOMPARE(crash.signal, SIGSEGV);
+
+        limits.noProgressSeconds = 1;
+        WorkerEnd spin = runInWorker(
+            [] {
+                volatile uint64_t n = 0;
+                for (;;)
+                    n = n + 1;
+                return 0;
+            },
+            limits);
+        QVERIFY(spin.stalled);
+        QCOMPARE(spin.signal, SIGKILL);
+
+        // Waiting (no CPU) for longer than the limit is not a stall.
+        WorkerEnd wait = runInWorker(
+            [] {
+                ::sleep(2);
+                return 7;
+            },
+            limits);
+        QVERIFY(!wait.stalled);
+        QCOMPARE(wait.exitCode, 7);
+    }
+
+    void memoryLimitEndsTheWorker()
+    {
+        if (!lockdownHasMemoryLimit())
+            QSKIP("AddressSanitizer build: workers run without a memory limit (its shadow memory needs the address space)");
+        WorkerLimits limits;
+        limits.lockdown.memoryBytes = uint64_t(256) << 20;
+        WorkerEnd memory = runInWorker(
+            [] {
+                std::vector<std::vector<char>> hog;
+                for (int i = 0; i < 64; ++i)
+                    hog.emplace_back(size_t(64) << 20, 'x'); // 4 GiB wanted
+                return 0;
+            },
+            limits);
+        QVERIFY(memory.outOfMemory);
+        QVERIFY2(memory.maxrssKib < 300 * 1024, qPrintable(QString::number(memory.maxrssKib)));
+
+    }
+
+    void killedMidCatIsACleanError()
+    {
+        ASC_REQUIRE_TOOL(QStringLiteral("bsdtar"));
+        test::writeFile(dir_, QStringLiteral("src/big.bin"), test::seededBytes(64 << 20, 5));
+        const QString tar = dir_.filePath(QStringLiteral("big.tar"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-cf"), tar, QStringLiteral("-C"), dir_.filePath(QStringLiteral("src")), QStringLiteral("big.bin")}).exitCode, 0);
+        QProcess cli;
+        cli.start(QStringLiteral(CLI_PATH), {QStringLiteral("cat"), tar + QStringLiteral("!/big.bin")});
+        QVERIFY(cli.waitForStarted());
+        // Nobody reads the output: the worker blocks on the full pipe. Find it and kill it.
+        pid_t worker = 0;
+        for (int i = 0; i < 500 && worker <= 0; ++i) {
+            QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(cli.processId()));
+            if (children.open(QIODevice::ReadOnly))
+                worker = pid_t(children.readAll().trimmed().split(' ').first().toInt());
+            if (worker <= 0)
+                QTest::qWait(20);
+        }
+        QVERIFY(worker > 0);
+        QVERIFY(cli.waitForReadyRead(10000));
+        QCOMPARE(::kill(worker, SIGKILL), 0);
+        cli.setReadChannel(QProcess::StandardOutput);
+        while (cli.state() != QProcess::NotRunning) {
+            cli.readAllStandardOutput();
+            cli.waitForFinished(100);
+        }
+        QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(cli.exitCode(), 1);
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.contains(tar) && err.contains(QStringLiteral("signal 9")), qPrintable(err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWorkerProcess)
+#include "tst_worker_process.moc"
