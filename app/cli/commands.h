@@ -3,6 +3,7 @@
 // One function per subcommand; each parses its own arguments (args[0] is the command name).
 
 #include <QStringList>
+#include <functional>
 
 namespace asc::cli {
 
@@ -19,5 +20,7 @@ int runMap(const QStringList &args);
 int runPxarCreate(const QStringList &args);
 int runWriteBench(const QStringList &args);
 int runMimeType(const QStringList &args);
+// Runs `dispatch` on the command after `--` with the I/O trace on.
+int runTrace(const QStringList &args, const std::function<int(const QStringList &)> &dispatch);
 
 } // namespace asc::cli

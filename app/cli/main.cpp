@@ -45,6 +45,7 @@ static const char *kHelp =
     "  bench SPEC [options]         read-strategy x buffer-size sweep\n"
     "  writebench DIR [options]     write strategies x file sizes: write calls, amplification\n"
     "  compare A.json B.json        ratios between two bench results\n"
+    "  trace [-o FILE] -- COMMAND   every read COMMAND makes, as JSON Lines, and a summary\n"
     "\n"
     "info, ls, cat, map and mime-type parse the file in a locked-down worker process: a crash,\n"
     "a memory blow-up (--memory-limit SIZE, default 2G) or a loop that works without reading or\n"
@@ -161,6 +162,16 @@ int main(int argc, char **argv)
         {"mime-type", cli::runMimeType},
         {"pxar-create", cli::runPxarCreate},
     };
+    if (command == QLatin1String("trace")) {
+        const int status = cli::runTrace(args, [&](const QStringList &inner) {
+            for (const Command &c : commands)
+                if (inner.first() == QLatin1String(c.name))
+                    return c.run(inner);
+            return cli::usage(QStringLiteral("unknown command '%1'").arg(inner.first()));
+        });
+        writeWorkCounters();
+        return status == cli::Success && cli::problemsReported() > 0 ? cli::Failure : status;
+    }
     for (const Command &c : commands) {
         if (command == QLatin1String(c.name)) {
             auto run = [&] {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "byte_source.h"
+#include "io/trace.h"
 
 namespace asc {
 
@@ -19,6 +20,7 @@ Result<void> ByteSource::readExact(uint64_t offset, std::span<char> buf) const
 Result<QByteArray> readHead(const ByteSource &source, size_t bytes)
 {
     QByteArray head(qsizetype(std::min<uint64_t>(bytes, source.size())), Qt::Uninitialized);
+    const TraceLayer layer("probe");
     auto got = source.readAt(0, std::span(head.data(), size_t(head.size())));
     if (!got)
         return std::move(got).error();

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/trace.h"
 #include "file_source.h"
 
 #include "io/byte_text.h"
@@ -74,6 +75,8 @@ Result<size_t> FileSource::readAt(uint64_t offset, std::span<char> buf) const
             break; // the file shrank under us: report what we have
         done += size_t(n);
     }
+    if (IoTrace::enabled())
+        IoTrace::record(path_, offset, done);
     return done;
 }
 

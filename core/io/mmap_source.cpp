@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/trace.h"
 #include "mmap_source.h"
 
 #include "io/byte_text.h"
@@ -61,6 +62,8 @@ Result<size_t> MmapSource::readAt(uint64_t offset, std::span<char> buf) const
         return size_t(0);
     const size_t n = size_t(std::min<uint64_t>(buf.size(), size_ - offset));
     std::memcpy(buf.data(), data_ + offset, n);
+    if (IoTrace::enabled())
+        IoTrace::record(name(), offset, n);
     return n;
 }
 

@@ -141,7 +141,6 @@ private Q_SLOTS:
             limits);
         QVERIFY(memory.outOfMemory);
         QVERIFY2(memory.maxrssKib < 300 * 1024, qPrintable(QString::number(memory.maxrssKib)));
-
     }
 
     void killedMidCatIsACleanError()

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/trace.h"
 #include "libarchive_reader.h"
 
 #include "io/byte_text.h"
@@ -100,6 +101,7 @@ ssize_t LibarchiveReader::readCallback(archive *, void *self, const void **buffe
         *buffer = block->data();
         return static_cast<ssize_t>(block->size());
     }
+    const TraceLayer layer("libarchive");
     auto got = r->source_->readAt(r->position_, std::span(r->block_.data(), r->block_.size()));
     if (!got) {
         r->sourceError_ = got.error();

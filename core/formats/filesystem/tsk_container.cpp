@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/trace.h"
 #include "tsk_container.h"
 
 #include "io/byte_text.h"
@@ -24,6 +25,7 @@ ssize_t readImage(TSK_IMG_INFO *img, TSK_OFF_T off, char *buf, size_t len)
     auto *image = reinterpret_cast<ExternalImage *>(img);
     if (off < 0)
         return -1;
+    const TraceLayer layer("TSK block");
     auto got = image->source->readAt(uint64_t(off), std::span(buf, len));
     return got ? ssize_t(*got) : -1;
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/trace.h"
 #include "block_image.h"
 
 #include <array>
@@ -31,6 +32,7 @@ Result<size_t> BlockImage::readAt(uint64_t offset, std::span<char> buf) const
             std::memset(out, 0, n);
             break;
         case Block::Data: {
+            const TraceLayer layer("image data block");
             auto got = file_->readAt(b->host + inBlock, std::span(out, n));
             if (!got)
                 return std::move(got).error();

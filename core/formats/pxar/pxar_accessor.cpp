@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/trace.h"
 #include "pxar_accessor.h"
 
 #include "io/byte_text.h"
@@ -157,6 +158,7 @@ Result<Directory> Accessor::directoryAt(uint64_t end, uint64_t lowerBound) const
         return Error::format(name, end - 24, QStringLiteral("goodbye tail offset %1 points before the directory").arg(t.offset));
     d.entryStart = d.goodbyeStart - t.offset;
     QByteArray table(qsizetype(t.size), Qt::Uninitialized);
+    const TraceLayer layer("pxar goodbye table");
     if (auto read = archive_->readExact(d.goodbyeStart, std::span(table.data(), size_t(table.size()))); !read)
         return std::move(read).error();
     if (le64(table.constData()) != kGoodbye || le64(table.constData() + 8) != t.size)
@@ -228,6 +230,7 @@ Result<PxarEntry> Accessor::decodeAt(uint64_t filenameOffset, uint64_t end, cons
             return Error::format(holder->name(), e.contentOffset, QStringLiteral("content of '%1' (%2 bytes) lies past the end of the file").arg(bytesToText(e.path)).arg(e.size));
         if (e.contentInPayloadFile) {
             char raw[16];
+            const TraceLayer layer("pxar payload");
             if (auto read = payload_->readExact(e.contentOffset, raw); !read)
                 return std::move(read).error();
             if (le64(raw) != kPayload || le64(raw + 8) != e.size + kHeaderSize)

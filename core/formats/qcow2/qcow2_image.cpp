@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/trace.h"
 #include "qcow2_image.h"
 
 #include "formats/image/sibling_file.h"
@@ -95,6 +96,7 @@ Result<void> Qcow2Image::loadL1(uint64_t offset, uint32_t entries)
     if (offset % header_.clusterSize() || offset >= file_->size() || uint64_t(entries) * 8 > file_->size() - offset)
         return Error::format(name(), offset, QStringLiteral("L1 table (%1 entries) lies outside the file or is unaligned").arg(entries));
     QByteArray raw(qsizetype(entries) * 8, Qt::Uninitialized);
+    const TraceLayer layer("qcow2 L1 table");
     if (auto read = file_->readExact(offset, std::span(raw.data(), size_t(raw.size()))); !read)
         return read;
     l1_.resize(entries);
@@ -200,6 +202,7 @@ Result<std::shared_ptr<const std::vector<uint64_t>>> Qcow2Image::l2Table(uint64_
     if (tableOffset >= file_->size() || file_->size() - tableOffset < cluster)
         return Error::format(name(), tableOffset, QStringLiteral("L2 table lies beyond the end of the file"));
     QByteArray raw(qsizetype(cluster), Qt::Uninitialized);
+    const TraceLayer layer("qcow2 L2 table");
     if (auto read = file_->readExact(tableOffset, std::span(raw.data(), size_t(cluster))); !read)
         return std::move(read).error();
     auto table = std::make_shared<std::vector<uint64_t>>(size_t(cluster / 8));
@@ -323,6 +326,7 @@ Result<QByteArray> Qcow2Image::decompress(uint64_t descriptor) const
         return Error::format(name(), hostOffset, QStringLiteral("compressed cluster lies beyond the end of the file"));
     length = std::min(length, file_->size() - hostOffset); // the last one may end before its sector does
     QByteArray input(qsizetype(length), Qt::Uninitialized);
+    const TraceLayer layer("qcow2 compressed cluster");
     auto got = file_->readAt(hostOffset, std::span(input.data(), size_t(length)));
     if (!got)
         return std::move(got).error();
@@ -429,6 +433,7 @@ Result<size_t> Qcow2Image::readAt(uint64_t offset, std::span<char> buf) const
         char *out = buf.data() + done;
         switch (piece->kind) {
         case Kind::Normal: {
+            const TraceLayer layer("qcow2 data cluster");
             auto got = file_->readAt(piece->host, std::span(out, n));
             if (!got)
                 return std::move(got).error();

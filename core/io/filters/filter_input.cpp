@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/trace.h"
 #include "filter_input.h"
 
 namespace asc {
@@ -17,6 +18,7 @@ Result<bool> FilterInput::fill()
         return false;
     base_ += end_;
     at_ = end_ = 0;
+    const TraceLayer layer("decompression input");
     auto got = upstream_->read(std::span(reinterpret_cast<char *>(buffer_.data()), buffer_.size()));
     if (!got)
         return std::move(got).error();

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// `trace [-o FILE] -- COMMAND ARGS...`: runs a CLI command with the I/O trace on (in this
+// process: the trace is this process's reads), writes one JSON object per read to FILE (JSON
+// Lines: file, offset, length, t, thread, layer) and prints a summary per file on stderr.
+
+#include "cli_output.h"
+#include "commands.h"
+#include "bench/proc_io.h"
+#include "io/atomic_file.h"
+#include "io/trace_summary.h"
+#include "units.h"
+
+#include <QJsonDocument>
+#include <functional>
+#include <cstdio>
+
+namespace asc::cli {
+
+static void printSummary(const std::vector<TraceFileSummary> &files, uint64_t delivered)
+{
+    auto line = [](const QString &text) { std::fprintf(stderr, "%s\n", text.toUtf8().constData()); };
+    for (const TraceFileSummary &s : files) {
+        line(QStringLiteral("trace: %1").arg(s.file));
+        line(QStringLiteral("  %1 reads, %2 read, %3 distinct (%4 re-read), %5 seeks")
+                 .arg(s.requests)
+                 .arg(sizeLabel(s.bytesRead), sizeLabel(s.distinctBytes), sizeLabel(s.bytesRead - s.distinctBytes))
+                 .arg(s.seeks));
+        if (delivered > 0)
+            line(QStringLiteral("  read amplification: %1 read for %2 delivered = %3x")
+                     .arg(sizeLabel(s.bytesRead), sizeLabel(delivered))
+                     .arg(double(s.bytesRead) / double(delivered), 0, 'f', 3));
+        QStringList sizes;
+        for (const auto &[bucket, count] : s.sizeHistogram)
+            sizes << QStringLiteral("<=%1: %2").arg(sizeLabel(bucket)).arg(count);
+        line(QStringLiteral("  request sizes: %1").arg(sizes.join(QStringLiteral(", "))));
+        QStringList layers;
+        for (const auto &[layer, bytes] : s.bytesByLayer)
+            layers << QStringLiteral("%1 %2").arg(layer, sizeLabel(bytes));
+        line(QStringLiteral("  by layer: %1").arg(layers.join(QStringLiteral(", "))));
+        QStringList runs;
+        for (const auto &[offset, bytes] : s.longestRuns)
+            runs << QStringLiteral("%1 from offset %2").arg(sizeLabel(bytes)).arg(offset);
+        line(QStringLiteral("  longest sequential runs: %1").arg(runs.join(QStringLiteral("; "))));
+    }
+}
+
+int runTrace(const QStringList &args, const std::function<int(const QStringList &)> &dispatch)
+{
+    QString output = QStringLiteral("archivescope-trace.jsonl");
+    qsizetype i = 1;
+    for (; i < args.size() && args[i] != QLatin1String("--"); ++i) {
+        if ((args[i] == QLatin1String("-o") || args[i] == QLatin1String("--output")) && i + 1 < args.size())
+            output = args[++i];
+        else if (args[i] == QLatin1String("--help") || args[i] == QLatin1String("-h")) {
+            std::fputs("Usage: archivescope-cli trace [-o FILE] -- COMMAND ARGS...\n"
+                       "Runs COMMAND (ls, cat, info, map, extract, bench, ...) with every read of a file recorded:\n"
+                       "one JSON object per read in FILE (default archivescope-trace.jsonl): file, offset,\n"
+                       "length, t (seconds since the start), thread, layer (the parser part that asked:\n"
+                       "libarchive, qcow2 L2 table, qcow2 data cluster, pxar goodbye table, TSK block, ...).\n"
+                       "A summary per file goes to stderr: reads, bytes read and distinct, re-reads, seeks,\n"
+                       "read amplification (for cat: against the bytes delivered), request sizes, layers and\n"
+                       "the longest sequential runs. The command runs in this process (not the sandboxed worker).\n",
+                       stdout);
+            return Success;
+        } else
+            return usage(QStringLiteral("trace: unexpected '%1' (trace [-o FILE] -- COMMAND ARGS...)").arg(args[i]));
+    }
+    if (i + 1 >= args.size())
+        return usage(QStringLiteral("trace: no command after -- (trace [-o FILE] -- COMMAND ARGS...)"));
+    const QStringList inner = args.mid(i + 1);
+    if (inner.first() == QLatin1String("trace"))
+        return usage(QStringLiteral("trace: cannot trace trace"));
+    // Bytes delivered: what the command wrote (cat: the entry's bytes), as the kernel counted.
+    const auto ioBefore = readProcIo();
+    IoTrace::start();
+    const int status = dispatch(inner);
+    std::fflush(stdout);
+    const auto ioAfter = readProcIo();
+    const uint64_t delivered = ioBefore && ioAfter ? ioAfter->wchar - ioBefore->wchar : 0;
+    const std::vector<TraceRecord> records = IoTrace::stop();
+    const QStringList files = IoTrace::files();
+    QByteArray lines;
+    for (const TraceRecord &r : records)
+        lines += QJsonDocument(traceRecordJson(r, files)).toJson(QJsonDocument::Compact) + '\n';
+    if (auto written = writeFileAtomically(output, lines); !written)
+        return fail(output, written.error());
+    printSummary(summarizeTrace(records, files), inner.first() == QLatin1String("cat") ? delivered : 0);
+    std::fprintf(stderr, "trace: %zu reads written to %s\n", records.size(), output.toUtf8().constData());
+    return status;
+}
+
+} // namespace asc::cli

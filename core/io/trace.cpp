@@ -1,0 +1,87 @@
+// SPDX-License-Identifier: MIT
+#include "trace.h"
+
+#include <QHash>
+#include <chrono>
+#include <mutex>
+
+namespace asc {
+
+std::atomic<bool> IoTrace::enabled_{false};
+
+namespace {
+
+struct State {
+    std::mutex mutex;
+    std::vector<TraceRecord> records;
+    QStringList files;
+    QHash<QString, int> fileIndex;
+    std::chrono::steady_clock::time_point start;
+    std::atomic<int> threads{0};
+};
+
+State &state()
+{
+    static State s;
+    return s;
+}
+
+thread_local const char *currentLayer = nullptr;
+thread_local int threadNumber = -1;
+
+} // namespace
+
+void IoTrace::start()
+{
+    State &s = state();
+    std::lock_guard lock(s.mutex);
+    s.records.clear();
+    s.files.clear();
+    s.fileIndex.clear();
+    s.start = std::chrono::steady_clock::now();
+    enabled_.store(true);
+}
+
+std::vector<TraceRecord> IoTrace::stop()
+{
+    State &s = state();
+    enabled_.store(false);
+    std::lock_guard lock(s.mutex);
+    return std::move(s.records);
+}
+
+QStringList IoTrace::files()
+{
+    State &s = state();
+    std::lock_guard lock(s.mutex);
+    return s.files;
+}
+
+void IoTrace::record(const QString &file, uint64_t offset, uint64_t length)
+{
+    State &s = state();
+    if (threadNumber < 0)
+        threadNumber = s.threads.fetch_add(1);
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(s.mutex);
+    auto it = s.fileIndex.constFind(file);
+    if (it == s.fileIndex.constEnd()) {
+        it = s.fileIndex.insert(file, int(s.files.size()));
+        s.files << file;
+    }
+    s.records.push_back({*it, offset, length, std::chrono::duration_cast<std::chrono::nanoseconds>(now - s.start).count(), threadNumber,
+                         currentLayer ? currentLayer : "read"});
+}
+
+TraceLayer::TraceLayer(const char *name)
+    : outer_(currentLayer)
+{
+    currentLayer = name;
+}
+
+TraceLayer::~TraceLayer()
+{
+    currentLayer = outer_;
+}
+
+} // namespace asc

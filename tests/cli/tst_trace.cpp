@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+// `archivescope-cli trace -- COMMAND`: the trace records exactly the reads the kernel saw
+// (strace's pread64 calls on the file, offset and length for each), names the layer that asked
+// (qcow2 tables and data clusters, libarchive), and the summary's figures add up.
+
+#include "fixtures.h"
+#include "test_files.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <algorithm>
+
+using namespace asc;
+
+class TestTrace : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    static QList<QJsonObject> records(const QString &path)
+    {
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        QList<QJsonObject> out;
+        for (const QByteArray &line : file.readAll().split('\n'))
+            if (!line.isEmpty())
+                out << QJsonDocument::fromJson(line).object();
+        return out;
+    }
+
+private Q_SLOTS:
+    void recordsWhatTheKernelSaw()
+    {
+        ASC_REQUIRE_TOOL(QStringLiteral("strace"));
+        ASC_REQUIRE_TOOL(QStringLiteral("bsdtar"));
+        for (int i = 0; i < 40; ++i)
+            test::writeFile(dir_, QStringLiteral("src/f%1.txt").arg(i), QByteArray::number(i).repeated(3000 + i));
+        test::writeFile(dir_, QStringLiteral("src/big.bin"), test::seededBytes(3 << 20, 8));
+        const QString tar = dir_.filePath(QStringLiteral("t.tar"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-cf"), tar, QStringLiteral("-C"), dir_.filePath(QStringLiteral("src")), QStringLiteral(".")}).exitCode, 0);
+        const QString trace = dir_.filePath(QStringLiteral("cat.jsonl"));
+        const QString log = dir_.filePath(QStringLiteral("strace.log"));
+        auto r = test::run(QStringLiteral("strace"), {QStringLiteral("-f"), QStringLiteral("-y"), QStringLiteral("-e"), QStringLiteral("trace=pread64,read"),
+                                                      QStringLiteral("-e"), QStringLiteral("signal=none"), QStringLiteral("-o"), log, QStringLiteral(CLI_PATH),
+                                                      QStringLiteral("trace"), QStringLiteral("-o"), trace, QStringLiteral("--"), QStringLiteral("cat"),
+                                                      tar + QStringLiteral("!/./big.bin")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, test::seededBytes(3 << 20, 8));
+        // The kernel's view: every pread64/read of t.tar that returned bytes.
+        QFile straced(log);
+        QVERIFY(straced.open(QIODevice::ReadOnly));
+        QList<QPair<qulonglong, qulonglong>> kernel;
+        const QRegularExpression pread(QStringLiteral(R"(pread64\(\d+<[^>]*t\.tar>, .*, (\d+), (\d+)\) = (\d+))"));
+        const QRegularExpression plainRead(QStringLiteral(R"(\bread\(\d+<[^>]*t\.tar>)"));
+        for (const QByteArray &line : straced.readAll().split('\n')) {
+            const QString text = QString::fromUtf8(line);
+            QVERIFY2(!plainRead.match(text).hasMatch(), qPrintable(text)); // every read of the file is positional
+            const auto m = pread.match(text);
+            if (m.hasMatch() && m.captured(3).toULongLong() > 0)
+                kernel << qMakePair(m.captured(2).toULongLong(), m.captured(3).toULongLong());
+        }
+        QList<QPair<qulonglong, qulonglong>> traced;
+        for (const QJsonObject &o : records(trace)) {
+            QCOMPARE(o[QStringLiteral("file")].toString(), tar);
+            QVERIFY(!o[QStringLiteral("layer")].toString().isEmpty());
+            QVERIFY(o[QStringLiteral("t")].toDouble() >= 0);
+            if (o[QStringLiteral("length")].toDouble() > 0)
+                traced << qMakePair(qulonglong(o[QStringLiteral("offset")].toDouble()), qulonglong(o[QStringLiteral("length")].toDouble()));
+        }
+        QVERIFY(kernel.size() > 3);
+        std::sort(kernel.begin(), kernel.end());
+        std::sort(traced.begin(), traced.end());
+        QCOMPARE(traced, kernel);
+        // The summary: amplification against the 3 MiB delivered, requests by size, layers.
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains(QStringLiteral("read amplification")) && err.contains(QStringLiteral("3 MiB delivered")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("by layer: libarchive")), qPrintable(err));
+    }
+
+    void namesTheLayers()
+    {
+        const QString trace = dir_.filePath(QStringLiteral("qcow2.jsonl"));
+        auto r = test::runCli({QStringLiteral("trace"), QStringLiteral("-o"), trace, QStringLiteral("--"), QStringLiteral("ls"), test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))});
+        QCOMPARE(r.exitCode, 0);
+        QSet<QString> layers;
+        qulonglong bytes = 0;
+        for (const QJsonObject &o : records(trace)) {
+            layers << o[QStringLiteral("layer")].toString();
+            bytes += qulonglong(o[QStringLiteral("length")].toDouble());
+        }
+        for (const char *layer : {"probe", "qcow2 L1 table", "qcow2 L2 table", "qcow2 data cluster"})
+            QVERIFY2(layers.contains(QString::fromLatin1(layer)), layer);
+        QVERIFY2(QString::fromUtf8(r.err).contains(QStringLiteral("%1 reads").arg(records(trace).size())), r.err.constData());
+        QVERIFY(bytes > 0);
+        // Usage errors.
+        QCOMPARE(test::runCli({QStringLiteral("trace")}).exitCode, 2);
+        QCOMPARE(test::runCli({QStringLiteral("trace"), QStringLiteral("--"), QStringLiteral("nonsense")}).exitCode, 2);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTrace)
+#include "tst_trace.moc"
