@@ -73,6 +73,10 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
         return end;
     }
     if (pid == 0) {
+        // A crash ends the worker by its signal, for the parent to report (not a handler the
+        // parent installed: a test framework's, a sanitizer's).
+        for (int crash : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
+            std::signal(crash, SIG_DFL);
         if (auto locked = lockDown(limits.lockdown); !locked) {
             std::fprintf(stderr, "archivescope worker: cannot lock down: %s\n", qPrintable(locked.error().toString()));
             ::_exit(kWorkerLockdownFailed);
