@@ -11,8 +11,10 @@ tool=$root/build/release/tools/archivescope-screenshots
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 head -c 268435456 /dev/urandom > "$work/sample-256MiB.bin"
+# A tar.gz of real files (documentation) whose opening the I/O view draws.
+tar -czf "$work/docs.tar.gz" -C /usr/share doc 2>/dev/null || true
 out=$root/docs/screenshots
 mkdir -p "$out"
 xvfb-run -a -s '-screen 0 1400x860x24' "$tool" "$out" "$root/tests/data/images/gpt.v3.qcow2" "$work/sample-256MiB.bin" \
-    --strategies read,pread,mmap,stdio,uring-qd4,fadvise-seq
+    --strategies read,pread,mmap,stdio,uring-qd4,fadvise-seq --trace-archive "$work/docs.tar.gz"
 ls "$out"

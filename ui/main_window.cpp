@@ -14,6 +14,7 @@
 #include "open_job.h"
 #include "recent_menu.h"
 #include "units.h"
+#include "trace/trace_menu.h"
 #include "view_menu.h"
 #include "when_finished.h"
 
@@ -136,6 +137,9 @@ void MainWindow::buildMenus()
         bench_->run();
     });
     benchmark->addAction(tr("&Cancel"), bench_, &BenchPanel::cancel);
+
+    traceMenu_ = new TraceMenu(this);
+    menuBar()->addMenu(traceMenu_);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Manual (README)"), this, [] {

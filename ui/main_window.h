@@ -22,6 +22,8 @@ class QTreeView;
 
 namespace asc::ui {
 
+class TraceMenu;
+
 class BenchPanel;
 class EntryFilterModel;
 class EntryTreeModel;
@@ -64,6 +66,7 @@ public:
     // Where files beyond the first go when several are dropped or given (a new window each).
     void setExtraFileOpener(std::function<void(const QString &)> opener) { openElsewhere_ = std::move(opener); }
     void openFiles(const QStringList &specs);
+    TraceMenu *traceMenu() const { return traceMenu_; }
 
 Q_SIGNALS:
     // After each open attempt, successful or not (tests wait on this).
@@ -100,6 +103,7 @@ private:
     quint64 generation_ = 0; // a newer open drops results of older ones
     bool opening_ = false;
     bool busyMessage_ = false;
+    TraceMenu *traceMenu_ = nullptr;
 };
 
 } // namespace asc::ui

@@ -17,6 +17,8 @@
 #include "extract_dialog.h"
 #include "main_window.h"
 #include "process_setup.h"
+#include "trace/io_trace_view.h"
+#include "trace/trace_menu.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -72,6 +74,8 @@ int main(int argc, char **argv)
     parser.addPositionalArgument(QStringLiteral("BENCHFILE"), QStringLiteral("The file to benchmark."));
     QCommandLineOption strategies(QStringLiteral("strategies"), QStringLiteral("Comma-separated read strategies."), QStringLiteral("LIST"));
     parser.addOption(strategies);
+    QCommandLineOption traced(QStringLiteral("trace-archive"), QStringLiteral("A tar.gz whose opening is traced (io-trace-targz.png)."), QStringLiteral("FILE"));
+    parser.addOption(traced);
     parser.process(app);
     if (parser.positionalArguments().size() != 3)
         parser.showHelp(2);
@@ -170,5 +174,27 @@ int main(int argc, char **argv)
         QThread::msleep(10);
     }
     window.grab().save(out + QStringLiteral("/write-amplification.png"));
+
+    // 6. The I/O view: the reads of opening a tar.gz, drawn over the file.
+    if (parser.isSet(traced)) {
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        window.openSpec(parser.value(traced));
+        if (!listed.wait(60000))
+            return 1;
+        QSignalSpy done(window.traceMenu(), &ui::TraceMenu::traced);
+        window.traceMenu()->traceOpening();
+        if (!done.wait(60000))
+            return 1;
+        auto *view = done.first().first().value<ui::IoTraceView *>();
+        view->resize(1300, 840);
+        view->move(0, 0);
+        for (int i = 0; i < 30; ++i) {
+            QApplication::processEvents(QEventLoop::AllEvents, 10);
+            QThread::msleep(10);
+        }
+        view->grab().save(out + QStringLiteral("/io-trace-window.png"));
+        if (!view->exportTo(out + QStringLiteral("/io-trace-targz.png")))
+            return 1;
+    }
     return 0;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "compressed_facts.h"
+#include "io/trace.h"
 
 #include <lzma.h>
 #include <zlib.h>
@@ -24,6 +25,7 @@ uint64_t le64(const unsigned char *p)
 
 bool readExact(const ByteSource &source, uint64_t offset, void *out, size_t size)
 {
+    const TraceLayer layer("compressed facts");
     auto got = source.readAt(offset, std::span(static_cast<char *>(out), size));
     return got && *got == size;
 }

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+#include "trace_menu.h"
+
+#include "bench/bench_panel.h"
+#include "bench/read_target.h"
+#include "io/trace.h"
+#include "io_trace_view.h"
+#include "main_window.h"
+#include "when_finished.h"
+
+#include <QFileInfo>
+#include <QStatusBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace asc::ui {
+
+TraceMenu::TraceMenu(MainWindow *window)
+    : QMenu(tr("&Tools"), window),
+      window_(window)
+{
+    addAction(tr("Trace I/O of &Opening This File"), this, &TraceMenu::traceOpening);
+    addAction(tr("Trace I/O of &Reading the Selection"), this, [this] { traceReading(window_->benchPanel()->target()); });
+}
+
+void TraceMenu::finish(const QString &title)
+{
+    tracing_ = false;
+    auto *view = new IoTraceView(collectTrace(title), window_);
+    view->show();
+    window_->statusBar()->showMessage(tr("Traced: %1").arg(title));
+    Q_EMIT traced(view);
+}
+
+void TraceMenu::traceOpening()
+{
+    const QString spec = window_->currentSpec();
+    if (spec.isEmpty() || tracing_) {
+        window_->statusBar()->showMessage(tr("Open a file first: its opening is what is traced."));
+        return;
+    }
+    tracing_ = true;
+    const QString title = tr("Opening %1").arg(QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName());
+    // Until the listing ends (or the open fails): every read of every file, this window's.
+    auto done = std::make_shared<QMetaObject::Connection>();
+    auto failed = std::make_shared<QMetaObject::Connection>();
+    auto end = [this, done, failed, title] {
+        disconnect(*done);
+        disconnect(*failed);
+        finish(title);
+    };
+    *done = connect(window_, &MainWindow::listingFinished, this, end);
+    *failed = connect(window_, &MainWindow::opened, this, [end](const QString &, bool ok) {
+        if (!ok)
+            end();
+    });
+    asc::IoTrace::start();
+    window_->openSpec(spec);
+}
+
+void TraceMenu::traceReading(const QString &spec)
+{
+    if (spec.isEmpty() || tracing_) {
+        window_->statusBar()->showMessage(tr("Select a file or entry first: reading it is what is traced."));
+        return;
+    }
+    tracing_ = true;
+    window_->statusBar()->showMessage(tr("Tracing the reads of %1…").arg(spec));
+    asc::IoTrace::start();
+    whenFinished(this, QtConcurrent::run([spec]() -> QString {
+                     auto target = openReadTarget(spec);
+                     if (!target)
+                         return target.error().toString();
+                     std::vector<char> buffer(size_t(1) << 20);
+                     for (uint64_t at = 0;;) {
+                         auto got = target->target.source->readAt(at, buffer);
+                         if (!got)
+                             return got.error().toString();
+                         if (*got == 0)
+                             return QString();
+                         at += *got;
+                     }
+                 }),
+                 [this, spec](QString error) {
+                     if (!error.isEmpty())
+                         window_->statusBar()->showMessage(error);
+                     finish(tr("Reading %1").arg(QFileInfo(spec).fileName()));
+                 });
+}
+
+} // namespace asc::ui

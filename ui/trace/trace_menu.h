@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// Tools > Trace I/O: records every read while the window opens its file again, or while the
+// selected entry (the benchmark's target) is read whole on a worker thread, then shows the I/O
+// view of what was read.
+
+#include <QMenu>
+
+namespace asc::ui {
+
+class IoTraceView;
+class MainWindow;
+
+class TraceMenu : public QMenu {
+    Q_OBJECT
+public:
+    explicit TraceMenu(MainWindow *window);
+    void traceOpening();
+    void traceReading(const QString &spec);
+    bool isTracing() const { return tracing_; }
+
+Q_SIGNALS:
+    void traced(asc::ui::IoTraceView *view);
+
+private:
+    void finish(const QString &title);
+    MainWindow *window_;
+    bool tracing_ = false;
+};
+
+} // namespace asc::ui
