@@ -16,5 +16,6 @@ tar -czf "$work/docs.tar.gz" -C /usr/share doc 2>/dev/null || true
 out=$root/docs/screenshots
 mkdir -p "$out"
 xvfb-run -a -s '-screen 0 1400x860x24' "$tool" "$out" "$root/tests/data/images/gpt.v3.qcow2" "$work/sample-256MiB.bin" \
-    --strategies read,pread,mmap,stdio,uring-qd4,fadvise-seq --trace-archive "$work/docs.tar.gz"
+    --strategies read,pread,mmap,stdio,uring-qd4,fadvise-seq --trace-archive "$work/docs.tar.gz" \
+    --trace-pxar "$root/tests/data/pxar/basic.pxar"
 ls "$out"

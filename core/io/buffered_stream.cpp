@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "buffered_stream.h"
+#include "io/trace.h"
 
 #include <algorithm>
 #include <cstring>
@@ -17,6 +18,7 @@ BufferedStream::BufferedStream(SourcePtr source, size_t capacity, uint64_t start
 Result<size_t> BufferedStream::sourceRead(uint64_t offset, std::span<char> out)
 {
     ++sourceReads_;
+    const TraceLayer layer("buffered stream");
     auto got = source_->readAt(offset, out);
     if (got)
         sourceBytes_ += *got;

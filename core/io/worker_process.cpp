@@ -7,7 +7,9 @@
 #include <csignal>
 #include <cstdio>
 #include <new>
+#include <poll.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -94,6 +96,9 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
     auto lastProgress = std::chrono::steady_clock::now();
     int64_t cpuAtProgress = childCpuTicks(pid);
     const long ticksPerSecond = ::sysconf(_SC_CLK_TCK);
+    // A descriptor that becomes readable when the child ends: its end is seen at once, not at
+    // the next check of its progress.
+    const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
     for (;;) {
         siginfo_t info{};
         // Wait without reaping, so the child's counters can still be read.
@@ -104,7 +109,12 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
             end.wchar = io.wchar;
             break;
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        if (pidfd >= 0) {
+            pollfd ended{pidfd, POLLIN, 0};
+            ::poll(&ended, 1, 100);
+        } else {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
         const IoCounters io = childIo(pid);
         const auto now = std::chrono::steady_clock::now();
         if (io.rchar != last.rchar || io.wchar != last.wchar) {
@@ -126,6 +136,8 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
             ::kill(pid, SIGKILL);
         }
     }
+    if (pidfd >= 0)
+        ::close(pidfd);
     int status = 0;
     rusage usage{};
     while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {

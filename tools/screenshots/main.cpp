@@ -76,6 +76,8 @@ int main(int argc, char **argv)
     parser.addOption(strategies);
     QCommandLineOption traced(QStringLiteral("trace-archive"), QStringLiteral("A tar.gz whose opening is traced (io-trace-targz.png)."), QStringLiteral("FILE"));
     parser.addOption(traced);
+    QCommandLineOption pxar(QStringLiteral("trace-pxar"), QStringLiteral("A pxar archive with a/b/c/d/e/deep.txt (io-trace-pxar.png)."), QStringLiteral("FILE"));
+    parser.addOption(pxar);
     parser.process(app);
     if (parser.positionalArguments().size() != 3)
         parser.showHelp(2);
@@ -196,5 +198,29 @@ int main(int argc, char **argv)
         if (!view->exportTo(out + QStringLiteral("/io-trace-targz.png")))
             return 1;
     }
+
+    // 7. Two reads compared in one picture each: the pxar accessor finding one deep file against
+    // the decoder's full pass, and a qcow2 disk read with 1 MiB against 4 KiB buffers.
+    auto traceOf = [&](auto start) -> std::optional<ui::IoTrace> {
+        QSignalSpy done(window.traceMenu(), &ui::TraceMenu::traced);
+        start();
+        if (!done.wait(120000))
+            return std::nullopt;
+        auto *view = done.first().first().value<ui::IoTraceView *>();
+        ui::IoTrace copy = view->trace();
+        view->close();
+        return copy;
+    };
+    if (parser.isSet(pxar)) {
+        const QString archive = parser.value(pxar);
+        auto accessor = traceOf([&] { window.traceMenu()->traceReading(archive + QStringLiteral("!/a/b/c/d/e/deep.txt")); });
+        auto decoder = traceOf([&] { window.traceMenu()->traceBenchPoint(archive, QStringLiteral("pxar-decoder-sync"), 65536); });
+        if (!accessor || !decoder || !ui::exportTraceComparison(*accessor, *decoder, out + QStringLiteral("/io-trace-pxar.png")))
+            return 1;
+    }
+    auto large = traceOf([&] { window.traceMenu()->traceBenchPoint(image + QStringLiteral("!/p1"), QStringLiteral("source"), 1 << 20); });
+    auto small = traceOf([&] { window.traceMenu()->traceBenchPoint(image + QStringLiteral("!/p1"), QStringLiteral("source"), 4096); });
+    if (!large || !small || !ui::exportTraceComparison(*large, *small, out + QStringLiteral("/io-trace-qcow2.png")))
+        return 1;
     return 0;
 }

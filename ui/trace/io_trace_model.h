@@ -12,7 +12,13 @@ namespace asc::ui {
 class IoTraceModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Time, File, Offset, Length, Thread, Layer, ColumnCount };
+    enum Column { Time,
+                  File,
+                  Offset,
+                  Length,
+                  Thread,
+                  Layer,
+                  ColumnCount };
     explicit IoTraceModel(QObject *parent = nullptr);
     void setTrace(const IoTrace *trace);
 

@@ -233,7 +233,8 @@ int IoTracePlot::recordAt(QPoint point) const
             const double tx = a.timeline.left() + double(r.tNs) / duration * a.timeline.width();
             const double y0 = a.timeline.top() + (double(r.offset) - double(from_)) / double(to_ - from_) * a.timeline.height();
             const double y1 = a.timeline.top() + (double(r.offset + r.length) - double(from_)) / double(to_ - from_) * a.timeline.height();
-            const double dy = point.y() < y0 ? y0 - point.y() : point.y() > y1 ? point.y() - y1 : 0;
+            const double dy = point.y() < y0 ? y0 - point.y() : point.y() > y1 ? point.y() - y1
+                                                                               : 0;
             const double d = std::abs(tx - point.x()) + dy;
             if (d < bestDistance && d < 8) {
                 bestDistance = d;
@@ -253,14 +254,7 @@ bool IoTracePlot::event(QEvent *event)
             QToolTip::hideText();
         } else {
             const TraceRecord &r = trace_->records[size_t(i)];
-            QToolTip::showText(help->globalPos(), tr("read %1 of %2\n%3 at offset %4\n%5 ms, thread %6\n%7")
-                                                      .arg(i + 1)
-                                                      .arg(trace_->records.size())
-                                                      .arg(sizeLabel(r.length))
-                                                      .arg(r.offset)
-                                                      .arg(double(r.tNs) / 1e6, 0, 'f', 3)
-                                                      .arg(r.thread)
-                                                      .arg(QString::fromUtf8(r.layer)),
+            QToolTip::showText(help->globalPos(), tr("read %1 of %2\n%3 at offset %4\n%5 ms, thread %6\n%7").arg(i + 1).arg(trace_->records.size()).arg(sizeLabel(r.length)).arg(r.offset).arg(double(r.tNs) / 1e6, 0, 'f', 3).arg(r.thread).arg(QString::fromUtf8(r.layer)),
                                this);
         }
         return true;

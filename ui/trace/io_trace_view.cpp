@@ -135,4 +135,38 @@ Result<void> IoTraceView::exportTo(const QString &path) const
     return writeFileAtomically(path, bytes);
 }
 
+Result<void> exportTraceComparison(const IoTrace &upper, const IoTrace &lower, const QString &path)
+{
+    const QSize one(1200, 620);
+    const QSize size(one.width(), one.height() * 2);
+    IoTracePlot top, bottom;
+    top.setTrace(&upper);
+    bottom.setTrace(&lower);
+    auto draw = [&](QPainter &p) {
+        top.render(p, QRect(QPoint(0, 0), one));
+        bottom.render(p, QRect(QPoint(0, one.height()), one));
+        p.setPen(QPen(top.palette().color(QPalette::Mid), 2));
+        p.drawLine(0, one.height(), one.width(), one.height());
+    };
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (QFileInfo(path).suffix().toLower() == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        QPainter p(&svg);
+        draw(p);
+    } else {
+        QImage image(size * 2, QImage::Format_ARGB32);
+        image.setDevicePixelRatio(2);
+        QPainter p(&image);
+        draw(p);
+        p.end();
+        image.save(&buffer, "PNG");
+    }
+    return writeFileAtomically(path, bytes);
+}
+
 } // namespace asc::ui

@@ -39,4 +39,8 @@ private:
     QComboBox *files_;
 };
 
+// Two traces in one picture, one above the other (PNG at 2x or SVG): the faster read beside the
+// slower, for a review or the README.
+Result<void> exportTraceComparison(const IoTrace &upper, const IoTrace &lower, const QString &path);
+
 } // namespace asc::ui

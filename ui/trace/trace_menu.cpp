@@ -6,6 +6,7 @@
 #include "io/trace.h"
 #include "io_trace_view.h"
 #include "main_window.h"
+#include "units.h"
 #include "when_finished.h"
 
 #include <QFileInfo>
@@ -20,6 +21,14 @@ TraceMenu::TraceMenu(MainWindow *window)
 {
     addAction(tr("Trace I/O of &Opening This File"), this, &TraceMenu::traceOpening);
     addAction(tr("Trace I/O of &Reading the Selection"), this, [this] { traceReading(window_->benchPanel()->target()); });
+    addAction(tr("Trace I/O of a &Benchmark Point"), this, [this] {
+        const BenchConfig config = window_->benchPanel()->config();
+        if (config.strategies.isEmpty() || config.buffers.empty()) {
+            window_->statusBar()->showMessage(tr("Choose a strategy and buffer sizes in the Benchmark workspace first."));
+            return;
+        }
+        traceBenchPoint(config.spec, config.strategies.first(), config.buffers.front());
+    });
 }
 
 void TraceMenu::finish(const QString &title)
@@ -84,6 +93,32 @@ void TraceMenu::traceReading(const QString &spec)
                      if (!error.isEmpty())
                          window_->statusBar()->showMessage(error);
                      finish(tr("Reading %1").arg(QFileInfo(spec).fileName()));
+                 });
+}
+
+void TraceMenu::traceBenchPoint(const QString &spec, const QString &strategy, uint64_t buffer)
+{
+    StrategyPtr s = findReadStrategy(strategy);
+    if (spec.isEmpty() || !s || tracing_) {
+        window_->statusBar()->showMessage(tr("Choose a target and a strategy first: one benchmark point is what is traced."));
+        return;
+    }
+    tracing_ = true;
+    window_->statusBar()->showMessage(tr("Tracing %1 with %2 buffers…").arg(strategy, sizeLabel(buffer)));
+    asc::IoTrace::start();
+    whenFinished(this, QtConcurrent::run([spec, s, buffer]() -> QString {
+                     auto target = openReadTarget(spec);
+                     if (!target)
+                         return target.error().toString();
+                     if (QString why = s->notApplicable(target->target); !why.isEmpty())
+                         return why;
+                     auto outcome = s->run(target->target, size_t(buffer), CancelFlag{}, {});
+                     return outcome ? QString() : outcome.error().toString();
+                 }),
+                 [this, spec, strategy, buffer](QString error) {
+                     if (!error.isEmpty())
+                         window_->statusBar()->showMessage(error);
+                     finish(tr("%1, %2 buffers, %3").arg(strategy, sizeLabel(buffer), QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName()));
                  });
 }
 

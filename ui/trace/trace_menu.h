@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Tools > Trace I/O: records every read while the window opens its file again, or while the
-// selected entry (the benchmark's target) is read whole on a worker thread, then shows the I/O
-// view of what was read.
+// Tools > Trace I/O: records every read while the window opens its file again, while the
+// selected entry (the benchmark's target) is read whole on a worker thread, or while one
+// benchmark point runs (the first chosen strategy at the smallest buffer of the sweep), then
+// shows the I/O view of what was read.
 
 #include <QMenu>
 
@@ -17,6 +18,8 @@ public:
     explicit TraceMenu(MainWindow *window);
     void traceOpening();
     void traceReading(const QString &spec);
+    // One benchmark point: `strategy` reading `spec` whole with buffers of `buffer` bytes.
+    void traceBenchPoint(const QString &spec, const QString &strategy, uint64_t buffer);
     bool isTracing() const { return tracing_; }
 
 Q_SIGNALS:

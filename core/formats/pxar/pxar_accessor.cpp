@@ -31,6 +31,7 @@ public:
         if (position_ < windowOffset_ || position_ >= windowOffset_ + uint64_t(window_.size())) {
             // Refill: one positional read of a window (or of the whole request, if larger).
             window_.resize(qsizetype(std::max<size_t>(Accessor::kWindow, out.size())));
+            const TraceLayer layer("pxar entry");
             auto got = source_->readAt(position_, std::span(window_.data(), size_t(window_.size())));
             if (!got)
                 return std::move(got).error();
