@@ -9,6 +9,9 @@
 #include "main_window.h"
 #include "test_files.h"
 #include "fixtures.h"
+#include "model_search.h"
+#include "entry_filter_model.h"
+#include <QTreeView>
 #include "trace/io_trace_model.h"
 #include "trace/io_trace_plot.h"
 #include "trace/io_trace_view.h"
@@ -95,6 +98,28 @@ private Q_SLOTS:
         QVERIFY(lines.open(QIODevice::ReadOnly));
         QCOMPARE(lines.readAll().count('\n'), qsizetype(trace.records.size()));
         QVERIFY(!view->exportTo(dir_.filePath(QStringLiteral("trace.bmpx"))).ok());
+    }
+
+    void tracesTheNextAction()
+    {
+        // Expanding a partition of a disk image: its filesystem is read, through the qcow2 layer.
+        ui::MainWindow window;
+        window.show();
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        window.openSpec(test::dataPath(QStringLiteral("images/gpt.v3.qcow2")));
+        QVERIFY(listed.wait(20000));
+        QTRY_VERIFY(!window.isBusy());
+        QSignalSpy traced(window.traceMenu(), &ui::TraceMenu::traced);
+        window.traceMenu()->traceNextAction();
+        QVERIFY(window.traceMenu()->isTracing());
+        const QModelIndex p2 = test::findByName(window.proxy(), QStringLiteral("p2"));
+        QVERIFY(p2.isValid());
+        window.treeView()->expand(p2);
+        QVERIFY(traced.wait(20000));
+        auto *view = traced.first().first().value<ui::IoTraceView *>();
+        QVERIFY(view && !view->trace().records.empty());
+        QVERIFY2(view->trace().layers().contains(QStringLiteral("qcow2 data cluster")), qPrintable(view->trace().layers().join(QLatin1String(", "))));
+        QVERIFY(!window.traceMenu()->isTracing());
     }
 
     void tracesReadingAVirtualDisk()

@@ -3,6 +3,7 @@
 
 #include "bench/bench_panel.h"
 #include "bench/read_target.h"
+#include "browse_view.h"
 #include "io/trace.h"
 #include "io_trace_view.h"
 #include "main_window.h"
@@ -20,6 +21,7 @@ TraceMenu::TraceMenu(MainWindow *window)
       window_(window)
 {
     addAction(tr("Trace I/O of &Opening This File"), this, &TraceMenu::traceOpening);
+    addAction(tr("Trace I/O of the &Next Action"), this, &TraceMenu::traceNextAction);
     addAction(tr("Trace I/O of &Reading the Selection"), this, [this] { traceReading(window_->benchPanel()->target()); });
     addAction(tr("Trace I/O of a &Benchmark Point"), this, [this] {
         const BenchConfig config = window_->benchPanel()->config();
@@ -64,6 +66,34 @@ void TraceMenu::traceOpening()
     });
     asc::IoTrace::start();
     window_->openSpec(spec);
+}
+
+void TraceMenu::traceNextAction()
+{
+    const QString spec = window_->currentSpec();
+    if (spec.isEmpty() || tracing_) {
+        window_->statusBar()->showMessage(tr("Open a file first: what you do in it next is what is traced."));
+        return;
+    }
+    tracing_ = true;
+    const QString title = tr("Next action in %1").arg(QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName());
+    auto connections = std::make_shared<std::vector<QMetaObject::Connection>>();
+    auto started = std::make_shared<bool>(false);
+    auto end = [this, connections, title] {
+        for (const auto &c : *connections)
+            disconnect(c);
+        finish(title);
+    };
+    BrowseView *browse = window_->browseView();
+    connections->push_back(connect(browse, &BrowseView::busyChanged, this, [browse, started, end] {
+        if (browse->isBusy())
+            *started = true;
+        else if (*started)
+            end();
+    }));
+    connections->push_back(connect(window_, &MainWindow::extractionFinished, this, end));
+    asc::IoTrace::start();
+    window_->statusBar()->showMessage(tr("Recording the reads of your next action: expand a folder, filter, or extract…"));
 }
 
 void TraceMenu::traceReading(const QString &spec)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Tools > Trace I/O: records every read while the window opens its file again, while the
+// Tools > Trace I/O: records every read while the window opens its file again, during the next
+// action (an expansion, a filter, an extraction), while the
 // selected entry (the benchmark's target) is read whole on a worker thread, or while one
 // benchmark point runs (the first chosen strategy at the smallest buffer of the sweep), then
 // shows the I/O view of what was read.
@@ -17,6 +18,9 @@ class TraceMenu : public QMenu {
 public:
     explicit TraceMenu(MainWindow *window);
     void traceOpening();
+    // Records from now until the window's next piece of work ends: expanding a folder or a
+    // container, a filter reading the rest of the tree, an extraction.
+    void traceNextAction();
     void traceReading(const QString &spec);
     // One benchmark point: `strategy` reading `spec` whole with buffers of `buffer` bytes.
     void traceBenchPoint(const QString &spec, const QString &strategy, uint64_t buffer);
