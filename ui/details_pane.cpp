@@ -116,11 +116,29 @@ static QString jsonText(const QJsonValue &value)
 {
     if (value.isObject())
         return QString::fromUtf8(QJsonDocument(value.toObject()).toJson(QJsonDocument::Compact));
-    if (value.isArray())
-        return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+    if (value.isArray()) {
+        // A list of words (filters, features) reads as words.
+        QStringList words;
+        for (const QJsonValue &item : value.toArray()) {
+            if (!item.isString())
+                return QString::fromUtf8(QJsonDocument(value.toArray()).toJson(QJsonDocument::Compact));
+            words << item.toString();
+        }
+        return words.isEmpty() ? QStringLiteral("none") : words.join(QStringLiteral(", "));
+    }
     if (value.isDouble() && value.toDouble() == double(qint64(value.toDouble())))
         return QString::number(qint64(value.toDouble()));
     return value.toVariant().toString();
+}
+
+// "libarchive_format" -> "Libarchive format": the format's own field names, readable.
+static QString fieldLabel(const QString &key)
+{
+    QString label = key;
+    label.replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (!label.isEmpty())
+        label[0] = label[0].toUpper();
+    return label;
 }
 
 void DetailsPane::showSource(const Inspection &source)
@@ -148,17 +166,21 @@ void DetailsPane::showSource(const Inspection &source)
         for (const auto &warning : imageInfo.value(QStringLiteral("warnings")).toArray())
             html += row(tr("Warning"), warning.toString());
         for (auto it = imageInfo.begin(); it != imageInfo.end(); ++it) {
-            if (it.key() == QLatin1String("backing") || it.key() == QLatin1String("warnings") || it.key() == QLatin1String("backing_chain"))
-                continue;
-            html += row(it.key(), jsonText(it.value()));
+            if (it.key() == QLatin1String("backing") || it.key() == QLatin1String("warnings") || it.key() == QLatin1String("backing_chain") ||
+                it.key() == QLatin1String("format") || it.key() == QLatin1String("virtual_size"))
+                continue; // shown above
+            html += row(fieldLabel(it.key()), jsonText(it.value()));
         }
         html += QStringLiteral("<tr><td colspan=2><hr></td></tr>");
     }
     html += row(tr("Format"), source.formatName);
     if (source.openError)
         html += row(tr("Not readable as"), source.openError->toString());
-    for (auto it = info.begin(); it != info.end(); ++it)
-        html += row(it.key(), jsonText(it.value()));
+    for (auto it = info.begin(); it != info.end(); ++it) {
+        if (it.key() == QLatin1String("format") || it.key() == QLatin1String("size") || it.key() == QLatin1String("spec"))
+            continue; // shown above
+        html += row(fieldLabel(it.key()), jsonText(it.value()));
+    }
     fields_->setHtml(html + QStringLiteral("</table>"));
     setPreview(source.head);
     if (allocation.empty())

@@ -226,6 +226,12 @@ private Q_SLOTS:
         ui::MainWindow window;
         window.show();
         QVERIFY(openAndWait(window, archive_));
+        // The format's facts read as words, each once: "Filters gzip", not a JSON array or a
+        // second, lower-case "format" row.
+        const QString details = window.detailsPane()->text();
+        QVERIFY2(details.contains(QStringLiteral("Filters")) && details.contains(QStringLiteral("Libarchive format")) &&
+                     !details.contains(QStringLiteral("[\"gzip\"]")) && !details.contains(QStringLiteral("\nformat")),
+                 qPrintable(details));
         QTRY_VERIFY(!window.statusBar()->currentMessage().startsWith(QStringLiteral("Opening")));
         QVERIFY(window.statusBar()->currentMessage().contains(QFileInfo(archive_).fileName()));
         const int rows = window.model()->tree().size();
