@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "uring_reader.h"
+#include "io/trace.h"
 
 #include <cerrno>
 #include <chrono>
@@ -136,6 +137,10 @@ std::optional<AsyncReader::Completion> UringReader::handle(int index, int result
         return Completion{index, Error::system(source_->name(), QStringLiteral("read"), -result, at)};
     if (result == 0) // the file ended early (shrank): deliver what we have
         return Completion{index, s.done};
+    if (IoTrace::enabled()) {
+        const TraceLayer layer("io_uring");
+        IoTrace::record(source_->name(), at, uint64_t(result));
+    }
     s.done += size_t(result);
     if (s.done < s.want) { // short read: continue where it stopped
         start(index);

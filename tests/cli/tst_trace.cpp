@@ -81,6 +81,30 @@ private Q_SLOTS:
         QVERIFY2(err.contains(QStringLiteral("by layer: libarchive")), qPrintable(err));
     }
 
+    void recordsAsyncReads()
+    {
+        // A benchmark point with io_uring reads (a thread pool where io_uring is refused): every
+        // byte of the file is recorded once, whichever way it was read.
+        const QString file = test::writeFile(dir_, QStringLiteral("async.bin"), test::seededBytes(3 << 20, 4));
+        const QString trace = dir_.filePath(QStringLiteral("async.jsonl"));
+        auto r = test::runCli({QStringLiteral("trace"), QStringLiteral("-o"), trace, QStringLiteral("--"), QStringLiteral("bench"), file, QStringLiteral("--strategy"),
+                               QStringLiteral("uring-qd4"), QStringLiteral("--sizes"), QStringLiteral("64K"), QStringLiteral("--runs"), QStringLiteral("1"),
+                               QStringLiteral("--warmup"), QStringLiteral("0")});
+        QCOMPARE(r.exitCode, 0);
+        qulonglong uring = 0, all = 0;
+        for (const QJsonObject &o : records(trace)) {
+            const qulonglong length = qulonglong(o[QStringLiteral("length")].toDouble());
+            all += length;
+            if (o[QStringLiteral("layer")].toString() == QLatin1String("io_uring"))
+                uring += length;
+        }
+        // Opening the target probes a little first; the run itself is the file, once.
+        if (uring > 0)
+            QCOMPARE(uring, qulonglong(3 << 20));
+        else
+            QVERIFY2(all >= qulonglong(3 << 20), qPrintable(QString::number(all)));
+    }
+
     void namesTheLayers()
     {
         const QString trace = dir_.filePath(QStringLiteral("qcow2.jsonl"));
