@@ -18,7 +18,7 @@ GzipStream::~GzipStream() = default;
 
 Error GzipStream::fail(const QString &what) const
 {
-    return Error::format(where_, memberStart_, QStringLiteral("gzip member at offset %1: %2").arg(memberStart_).arg(what));
+    return Error::format(where_, memberStart_, QStringLiteral("the gzip member starting here: %1").arg(what));
 }
 
 static QString isalText(int rc)

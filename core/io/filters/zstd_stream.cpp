@@ -34,7 +34,7 @@ Result<size_t> ZstdStream::read(std::span<char> out)
                 return std::move(more).error();
             if (!*more) {
                 if (inFrame_)
-                    return Error::format(where_, frameStart_, QStringLiteral("zstd frame at offset %1: truncated: the file ends inside the frame").arg(frameStart_));
+                    return Error::format(where_, frameStart_, QStringLiteral("the zstd frame starting here: truncated: the file ends inside the frame"));
                 break;
             }
         }
@@ -46,7 +46,7 @@ Result<size_t> ZstdStream::read(std::span<char> out)
         const size_t rc = ZSTD_decompressStream(context_, &output, &input);
         input_.consume(input.pos);
         if (ZSTD_isError(rc))
-            return Error::format(where_, frameStart_, QStringLiteral("zstd frame at offset %1: %2").arg(frameStart_).arg(QString::fromUtf8(ZSTD_getErrorName(rc))));
+            return Error::format(where_, frameStart_, QStringLiteral("the zstd frame starting here: %1").arg(QString::fromUtf8(ZSTD_getErrorName(rc))));
         if (rc == 0)
             inFrame_ = false; // a frame ended and is flushed
     }
