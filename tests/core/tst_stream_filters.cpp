@@ -6,6 +6,7 @@
 // a gzip in a gzip in a gzip... is refused after kMaxFilterDepth; an archive read through them
 // lists as bsdtar lists it and still says which filter it was.
 
+#include "formats/archive/compressed_facts.h"
 #include "io/filters/filter_chain.h"
 #include "io/memory_source.h"
 #include "test_files.h"
@@ -178,6 +179,17 @@ private Q_SLOTS:
         auto two = decodeAll(twice, &filters);
         QVERIFY(two && *two == original_);
         QCOMPARE(filters, (QStringList{QStringLiteral("gzip"), QStringLiteral("gzip")}));
+    }
+
+    void skippableFrameSizeDoesNotWrap()
+    {
+        // Found by fuzz_compressed_facts: a zstd frame, then a skippable frame claiming
+        // 0xfffffff8 bytes; 8 + that size in 32 bits is 0, and the walk over the frames never
+        // advanced. It must end (unknown size), and our decoder must refuse the stream.
+        const QByteArray bytes = QByteArray::fromBase64("KLUv/WQbAAAAACUAADEjBABgYAAAUCpNGPj///9gYAAAAAAAowAAAAAAAAAAABg=");
+        const MemorySource source(bytes, QStringLiteral("sample.z"));
+        QVERIFY(!readCompressedFacts(source).size.has_value());
+        QVERIFY(!decodeAll(bytes));
     }
 
     void archivesListThroughTheFilters()

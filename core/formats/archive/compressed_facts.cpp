@@ -197,7 +197,7 @@ std::optional<uint64_t> zstdSize(const ByteSource &source)
         if ((le32(h) & 0xFFFFFFF0u) == 0x184D2A50u) { // skippable frame
             if (want < 8)
                 return std::nullopt;
-            at += 8 + le32(h + 4);
+            at += 8 + uint64_t(le32(h + 4)); // 64-bit: 8 + 0xfffffff8 must not wrap to 0 (a loop)
             continue;
         }
         ZSTD_frameHeader fh{};
