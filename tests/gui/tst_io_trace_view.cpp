@@ -112,6 +112,10 @@ private Q_SLOTS:
         QSignalSpy traced(window.traceMenu(), &ui::TraceMenu::traced);
         window.traceMenu()->traceNextAction();
         QVERIFY(window.traceMenu()->isTracing());
+        // One recording at a time: another window's request is refused, not mixed in.
+        ui::MainWindow other;
+        other.traceMenu()->traceReading(test::dataPath(QStringLiteral("images/gpt.v3.qcow2")));
+        QVERIFY(!other.traceMenu()->isTracing());
         const QModelIndex p2 = test::findByName(window.proxy(), QStringLiteral("p2"));
         QVERIFY(p2.isValid());
         window.treeView()->expand(p2);

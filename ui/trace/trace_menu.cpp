@@ -33,6 +33,15 @@ TraceMenu::TraceMenu(MainWindow *window)
     });
 }
 
+// One recording at a time in the process: a second would clear the first's records.
+bool TraceMenu::refuseWhileRecording()
+{
+    if (!asc::IoTrace::enabled())
+        return false;
+    window_->statusBar()->showMessage(tr("A trace is already recording (in this or another window): wait for it to finish."));
+    return true;
+}
+
 void TraceMenu::finish(const QString &title)
 {
     tracing_ = false;
@@ -44,6 +53,8 @@ void TraceMenu::finish(const QString &title)
 
 void TraceMenu::traceOpening()
 {
+    if (refuseWhileRecording())
+        return;
     const QString spec = window_->currentSpec();
     if (spec.isEmpty() || tracing_) {
         window_->statusBar()->showMessage(tr("Open a file first: its opening is what is traced."));
@@ -70,6 +81,8 @@ void TraceMenu::traceOpening()
 
 void TraceMenu::traceNextAction()
 {
+    if (refuseWhileRecording())
+        return;
     const QString spec = window_->currentSpec();
     if (spec.isEmpty() || tracing_) {
         window_->statusBar()->showMessage(tr("Open a file first: what you do in it next is what is traced."));
@@ -98,6 +111,8 @@ void TraceMenu::traceNextAction()
 
 void TraceMenu::traceReading(const QString &spec)
 {
+    if (refuseWhileRecording())
+        return;
     if (spec.isEmpty() || tracing_) {
         window_->statusBar()->showMessage(tr("Select a file or entry first: reading it is what is traced."));
         return;
@@ -128,6 +143,8 @@ void TraceMenu::traceReading(const QString &spec)
 
 void TraceMenu::traceBenchPoint(const QString &spec, const QString &strategy, uint64_t buffer)
 {
+    if (refuseWhileRecording())
+        return;
     StrategyPtr s = findReadStrategy(strategy);
     if (spec.isEmpty() || !s || tracing_) {
         window_->statusBar()->showMessage(tr("Choose a target and a strategy first: one benchmark point is what is traced."));

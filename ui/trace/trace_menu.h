@@ -31,6 +31,7 @@ Q_SIGNALS:
 
 private:
     void finish(const QString &title);
+    bool refuseWhileRecording();
     MainWindow *window_;
     bool tracing_ = false;
 };
