@@ -14,23 +14,9 @@ gui=$here/build/release/app/archivescope
 mkdir -p "$work"
 cd "$work"
 
-if [ ! -f many.tar ]; then
-    python3 - <<'PY'
-import io, tarfile
-with tarfile.open("many.tar.tmp", "w") as t:
-    for i in range(200201):
-        data = b"%d\n" % i
-        info = tarfile.TarInfo("d%03d/file%06d.txt" % (i // 1000, i))
-        info.size = len(data); info.mtime = 1700000000
-        t.addfile(info, io.BytesIO(data))
-PY
-    mv many.tar.tmp many.tar
-fi
-if [ ! -f big1g.tar ]; then
-    head -c 1073741824 /dev/urandom > big.bin
-    bsdtar -cf big1g.tar big.bin
-    rm big.bin
-fi
+. "$here/bench/lib/fixtures.sh"
+make_many_tar
+make_big1g_tar
 
 json=$(mktemp)
 hyperfine -N --warmup 2 --runs 15 --export-json "$json" \

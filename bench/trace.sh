@@ -4,13 +4,16 @@
 # `trace`, same run, medians (budget: < 5 % of throughput). Plain runs pay one atomic load per
 # read for the recorder being off.
 #   cat of a 1 GiB entry (1 MiB reads), listing a 200,201-entry tar, reading a qcow2 disk
-# Usage: bench/trace.sh [WORKDIR]   (shares archives.sh's files; default /tmp/archivescope-bench)
+# Usage: bench/trace.sh [WORKDIR]   (default /tmp/archivescope-bench)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/archivescope-bench}
 cli=$here/build/release/app/archivescope-cli
+mkdir -p "$work"
 cd "$work"
-[ -f big1g.tar ] && [ -f many.tar ] || { echo "run bench/archives.sh first (it makes big1g.tar and many.tar)" >&2; exit 1; }
+. "$here/bench/lib/fixtures.sh"
+make_many_tar
+make_big1g_tar
 json=$(mktemp)
 rows=""
 for command in "cat big1g.tar!/big.bin" "ls many.tar"; do

@@ -5,7 +5,7 @@
 
 #include "cli_output.h"
 #include "commands.h"
-#include "bench/proc_io.h"
+#include "io/proc_io.h"
 #include "io/atomic_file.h"
 #include "io/trace_summary.h"
 #include "units.h"

@@ -9,7 +9,7 @@
 #include "vfs/problems.h"
 #include "process_setup.h"
 #include "version.h"
-#include "bench/proc_io.h"
+#include "io/proc_io.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -70,12 +70,9 @@ static void writeWorkCounters(const std::optional<WorkerEnd> &worker = std::null
     rusage usage{};
     ::getrusage(RUSAGE_SELF, &usage);
     QJsonObject work{{QStringLiteral("maxrss_kib"), double(usage.ru_maxrss)}};
-    if (worker) {
+    if (worker)
         work[QStringLiteral("maxrss_kib")] = double(worker->maxrssKib);
-        work[QStringLiteral("rchar")] = double(worker->rchar);
-        work[QStringLiteral("syscr")] = double(worker->syscr);
-        work[QStringLiteral("wchar")] = double(worker->wchar);
-    } else if (auto io = readProcIo()) {
+    if (auto io = worker ? worker->io : readProcIo()) {
         work[QStringLiteral("rchar")] = double(io->rchar);
         work[QStringLiteral("syscr")] = double(io->syscr);
         work[QStringLiteral("wchar")] = double(io->wchar);
@@ -162,35 +159,27 @@ int main(int argc, char **argv)
         {"mime-type", cli::runMimeType},
         {"pxar-create", cli::runPxarCreate},
     };
-    if (command == QLatin1String("trace")) {
-        const int status = cli::runTrace(args, [&](const QStringList &inner) {
-            for (const Command &c : commands)
-                if (inner.first() == QLatin1String(c.name))
-                    return c.run(inner);
-            return cli::usage(QStringLiteral("unknown command '%1'").arg(inner.first()));
-        });
-        writeWorkCounters();
-        return status == cli::Success && cli::problemsReported() > 0 ? cli::Failure : status;
-    }
-    for (const Command &c : commands) {
-        if (command == QLatin1String(c.name)) {
-            auto run = [&] {
-                const int status = c.run(args);
+    // The command named by a[0], run in this process; problems reported on the way make it fail.
+    auto runHere = [&](const QStringList &a) {
+        for (const Command &c : commands) {
+            if (a.first() == QLatin1String(c.name)) {
+                const int status = c.run(a);
                 return status == cli::Success && cli::problemsReported() > 0 ? cli::Failure : status;
-            };
-            if (!worker.sandbox || !cli::parsesInWorker(command) || args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
-                const int status = run();
-                writeWorkCounters();
-                return status;
             }
-            const WorkerEnd end = runInWorker(run, worker.limits);
-            writeWorkCounters(end);
-            QString spec;
-            for (qsizetype i = 1; i < args.size() && spec.isEmpty(); ++i)
-                if (!args[i].startsWith(QLatin1Char('-')))
-                    spec = args[i];
-            return cli::workerStatus(end, spec, worker.limits);
         }
+        return cli::usage(QStringLiteral("unknown command '%1'").arg(a.first()));
+    };
+    if (command == QLatin1String("trace") || !worker.sandbox || !cli::parsesInWorker(command) || args.contains(QStringLiteral("--help")) ||
+        args.contains(QStringLiteral("-h"))) {
+        const int status = command == QLatin1String("trace") ? cli::runTrace(args, runHere) : runHere(args);
+        writeWorkCounters();
+        return status;
     }
-    return cli::usage(QStringLiteral("unknown command '%1'").arg(command));
+    const WorkerEnd end = runInWorker([&] { return runHere(args); }, worker.limits);
+    writeWorkCounters(end);
+    QString spec;
+    for (qsizetype i = 1; i < args.size() && spec.isEmpty(); ++i)
+        if (!args[i].startsWith(QLatin1Char('-')))
+            spec = args[i];
+    return cli::workerStatus(end, spec, worker.limits);
 }

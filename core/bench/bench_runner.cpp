@@ -3,7 +3,7 @@
 
 #include "cache_control.h"
 #include "machine_info.h"
-#include "proc_io.h"
+#include "io/proc_io.h"
 #include "units.h"
 #include "version.h"
 

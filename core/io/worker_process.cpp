@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "worker_process.h"
 
+#include "io/proc_io.h"
+
 #include <QFile>
 #include <cerrno>
 #include <chrono>
@@ -17,32 +19,6 @@
 namespace asc {
 
 namespace {
-
-struct IoCounters {
-    int64_t rchar = -1, syscr = -1, wchar = -1;
-};
-
-IoCounters childIo(pid_t pid)
-{
-    IoCounters io;
-    QFile file(QStringLiteral("/proc/%1/io").arg(pid));
-    if (!file.open(QIODevice::ReadOnly))
-        return io;
-    for (const QByteArray &line : file.readAll().split('\n')) {
-        const qsizetype colon = line.indexOf(':');
-        if (colon < 0)
-            continue;
-        const QByteArray key = line.left(colon);
-        const int64_t value = line.mid(colon + 1).trimmed().toLongLong();
-        if (key == "rchar")
-            io.rchar = value;
-        else if (key == "syscr")
-            io.syscr = value;
-        else if (key == "wchar")
-            io.wchar = value;
-    }
-    return io;
-}
 
 // CPU time the child has used, in clock ticks (utime + stime of /proc/PID/stat).
 int64_t childCpuTicks(pid_t pid)
@@ -92,7 +68,9 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
     // The parent: Ctrl-C reaches the child too (same process group); the child ends, we report.
     std::signal(SIGINT, SIG_IGN);
     WorkerEnd end;
-    IoCounters last = childIo(pid);
+    // Progress is bytes read or written; a child whose counters cannot be read counts as none.
+    auto childIo = [pid] { return readProcIo(int(pid)).value_or(ProcIo{}); };
+    ProcIo last = childIo();
     auto lastProgress = std::chrono::steady_clock::now();
     int64_t cpuAtProgress = childCpuTicks(pid);
     const long ticksPerSecond = ::sysconf(_SC_CLK_TCK);
@@ -103,10 +81,7 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
         siginfo_t info{};
         // Wait without reaping, so the child's counters can still be read.
         if (::waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid) {
-            const IoCounters io = childIo(pid);
-            end.rchar = io.rchar;
-            end.syscr = io.syscr;
-            end.wchar = io.wchar;
+            end.io = readProcIo(int(pid));
             break;
         }
         if (pidfd >= 0) {
@@ -115,7 +90,7 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
         } else {
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
         }
-        const IoCounters io = childIo(pid);
+        const ProcIo io = childIo();
         const auto now = std::chrono::steady_clock::now();
         if (io.rchar != last.rchar || io.wchar != last.wchar) {
             last = io;
@@ -130,9 +105,7 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
         } else if (limits.noProgressSeconds > 0 && now - lastProgress >= std::chrono::seconds(limits.noProgressSeconds)) {
             // Working without reading or writing a byte: a parser caught in a loop.
             end.stalled = true;
-            end.rchar = io.rchar;
-            end.syscr = io.syscr;
-            end.wchar = io.wchar;
+            end.io = io;
             ::kill(pid, SIGKILL);
         }
     }

@@ -7,6 +7,7 @@
 // Forked before the parent starts threads: call it before anything runs a thread pool.
 
 #include "io/lockdown.h"
+#include "io/proc_io.h"
 
 #include <functional>
 #include <sys/types.h>
@@ -24,8 +25,9 @@ struct WorkerEnd {
     bool stalled = false; // killed for making no progress
     bool outOfMemory = false; // its allocation failed at the memory limit
     bool lockdownFailed = false;
-    // What the kernel counted for the child (for ARCHIVESCOPE_WORK_FILE).
-    int64_t rchar = -1, syscr = -1, wchar = -1, maxrssKib = -1;
+    // What the kernel counted for the child (for ARCHIVESCOPE_WORK_FILE); empty when unknown.
+    std::optional<ProcIo> io;
+    int64_t maxrssKib = -1;
 };
 
 // The exit status a worker uses when an allocation fails (RLIMIT_AS reached).

@@ -4,7 +4,7 @@
 // an archive entry; syscall counts follow the buffer size; cancel stops within one buffer.
 
 #include "bench/bench_runner.h"
-#include "bench/proc_io.h"
+#include "io/proc_io.h"
 #include "bench/read_strategy.h"
 #include "io/memory_source.h"
 #include "test_files.h"

@@ -98,6 +98,17 @@ double IoTracePlot::xOfOffset(uint64_t offset, QRect strip) const
     return strip.left() + f * strip.width();
 }
 
+double IoTracePlot::yOfOffset(uint64_t offset, QRect timeline) const
+{
+    const double f = (double(offset) - double(from_)) / double(to_ - from_);
+    return timeline.top() + f * timeline.height();
+}
+
+double IoTracePlot::xOfTime(int64_t tNs, QRect timeline) const
+{
+    return timeline.left() + double(tNs) / std::max<double>(1, double(trace_->durationNs())) * timeline.width();
+}
+
 void IoTracePlot::render(QPainter &p, QRect area) const
 {
     const QPalette pal = palette();
@@ -161,10 +172,9 @@ void IoTracePlot::render(QPainter &p, QRect area) const
     for (const TraceRecord &r : trace_->records) {
         if (r.file != file_ || r.offset + r.length <= from_ || r.offset >= to_)
             continue;
-        const double tx = a.timeline.left() + double(r.tNs) / duration * a.timeline.width();
-        auto y = [&](uint64_t off) { return a.timeline.top() + (double(off) - double(from_)) / double(to_ - from_) * a.timeline.height(); };
-        const double y0 = std::max<double>(a.timeline.top(), y(r.offset));
-        const double y1 = std::min<double>(a.timeline.bottom(), y(r.offset + r.length));
+        const double tx = xOfTime(r.tNs, a.timeline);
+        const double y0 = std::max<double>(a.timeline.top(), yOfOffset(r.offset, a.timeline));
+        const double y1 = std::min<double>(a.timeline.bottom(), yOfOffset(r.offset + r.length, a.timeline));
         p.fillRect(QRectF(tx - 1.5, y0, 3, std::max(2.0, y1 - y0)), colourOf(r));
     }
     p.setPen(pal.color(QPalette::Mid));
@@ -217,7 +227,6 @@ int IoTracePlot::recordAt(QPoint point) const
     if (!trace_)
         return -1;
     const Areas a = layout(rect());
-    const double duration = std::max<double>(1, double(trace_->durationNs()));
     int best = -1;
     double bestDistance = 1e9;
     for (size_t i = 0; i < trace_->records.size(); ++i) {
@@ -230,9 +239,9 @@ int IoTracePlot::recordAt(QPoint point) const
             if (point.x() >= x0 - 1 && point.x() <= std::max(x0 + 1, x1))
                 best = int(i);
         } else if (a.timeline.contains(point)) {
-            const double tx = a.timeline.left() + double(r.tNs) / duration * a.timeline.width();
-            const double y0 = a.timeline.top() + (double(r.offset) - double(from_)) / double(to_ - from_) * a.timeline.height();
-            const double y1 = a.timeline.top() + (double(r.offset + r.length) - double(from_)) / double(to_ - from_) * a.timeline.height();
+            const double tx = xOfTime(r.tNs, a.timeline);
+            const double y0 = yOfOffset(r.offset, a.timeline);
+            const double y1 = yOfOffset(r.offset + r.length, a.timeline);
             const double dy = point.y() < y0 ? y0 - point.y() : point.y() > y1 ? point.y() - y1
                                                                                : 0;
             const double d = std::abs(tx - point.x()) + dy;

@@ -41,6 +41,8 @@ private:
     };
     Areas layout(QRect area) const;
     double xOfOffset(uint64_t offset, QRect strip) const;
+    double yOfOffset(uint64_t offset, QRect timeline) const;
+    double xOfTime(int64_t tNs, QRect timeline) const;
     QColor colourOf(const TraceRecord &r) const;
 
     const IoTrace *trace_ = nullptr;

@@ -111,47 +111,26 @@ void TraceMenu::traceNextAction()
 
 void TraceMenu::traceReading(const QString &spec)
 {
-    if (refuseWhileRecording())
-        return;
-    if (spec.isEmpty() || tracing_) {
-        window_->statusBar()->showMessage(tr("Select a file or entry first: reading it is what is traced."));
-        return;
-    }
-    tracing_ = true;
-    window_->statusBar()->showMessage(tr("Tracing the reads of %1…").arg(spec));
-    asc::IoTrace::start();
-    whenFinished(this, QtConcurrent::run([spec]() -> QString {
-                     auto target = openReadTarget(spec);
-                     if (!target)
-                         return target.error().toString();
-                     std::vector<char> buffer(size_t(1) << 20);
-                     for (uint64_t at = 0;;) {
-                         auto got = target->target.source->readAt(at, buffer);
-                         if (!got)
-                             return got.error().toString();
-                         if (*got == 0)
-                             return QString();
-                         at += *got;
-                     }
-                 }),
-                 [this, spec](QString error) {
-                     if (!error.isEmpty())
-                         window_->statusBar()->showMessage(error);
-                     finish(tr("Reading %1").arg(QFileInfo(spec).fileName()));
-                 });
+    // Reading it whole is the "source" strategy's run with 1 MiB reads.
+    recordRun(spec, QStringLiteral("source"), uint64_t(1) << 20, tr("Reading %1").arg(QFileInfo(spec).fileName()));
 }
 
 void TraceMenu::traceBenchPoint(const QString &spec, const QString &strategy, uint64_t buffer)
+{
+    recordRun(spec, strategy, buffer, tr("%1, %2 buffers, %3").arg(strategy, sizeLabel(buffer), QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName()));
+}
+
+void TraceMenu::recordRun(const QString &spec, const QString &strategy, uint64_t buffer, const QString &title)
 {
     if (refuseWhileRecording())
         return;
     StrategyPtr s = findReadStrategy(strategy);
     if (spec.isEmpty() || !s || tracing_) {
-        window_->statusBar()->showMessage(tr("Choose a target and a strategy first: one benchmark point is what is traced."));
+        window_->statusBar()->showMessage(tr("Choose a file, an entry or a benchmark target first: reading it is what is traced."));
         return;
     }
     tracing_ = true;
-    window_->statusBar()->showMessage(tr("Tracing %1 with %2 buffers…").arg(strategy, sizeLabel(buffer)));
+    window_->statusBar()->showMessage(tr("Tracing: %1…").arg(title));
     asc::IoTrace::start();
     whenFinished(this, QtConcurrent::run([spec, s, buffer]() -> QString {
                      auto target = openReadTarget(spec);
@@ -162,10 +141,10 @@ void TraceMenu::traceBenchPoint(const QString &spec, const QString &strategy, ui
                      auto outcome = s->run(target->target, size_t(buffer), CancelFlag{}, {});
                      return outcome ? QString() : outcome.error().toString();
                  }),
-                 [this, spec, strategy, buffer](QString error) {
+                 [this, title](QString error) {
                      if (!error.isEmpty())
                          window_->statusBar()->showMessage(error);
-                     finish(tr("%1, %2 buffers, %3").arg(strategy, sizeLabel(buffer), QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName()));
+                     finish(title);
                  });
 }
 

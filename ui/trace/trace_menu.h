@@ -32,6 +32,8 @@ Q_SIGNALS:
 private:
     void finish(const QString &title);
     bool refuseWhileRecording();
+    // Records `strategy` reading `spec` whole with `buffer`-byte reads, on a worker thread.
+    void recordRun(const QString &spec, const QString &strategy, uint64_t buffer, const QString &title);
     MainWindow *window_;
     bool tracing_ = false;
 };

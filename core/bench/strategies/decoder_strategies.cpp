@@ -32,8 +32,10 @@ Compression compressionOf(const ReadTarget &target)
 uint64_t decodedSize(const ReadTarget &target)
 {
     static std::mutex mutex;
-    static std::map<std::pair<const ByteSource *, uint64_t>, uint64_t> sizes;
-    const auto key = std::make_pair(target.source.get(), target.source->size());
+    // By name and size, not by address: a source freed and another made at its address must
+    // not inherit its size.
+    static std::map<std::pair<QString, uint64_t>, uint64_t> sizes;
+    const auto key = std::make_pair(target.source->name(), target.source->size());
     {
         std::lock_guard lock(mutex);
         if (auto it = sizes.find(key); it != sizes.end())

@@ -3,7 +3,7 @@
 
 #include "io/byte_text.h"
 
-#include "bench/proc_io.h"
+#include "io/proc_io.h"
 
 #include <QFile>
 #include <cerrno>

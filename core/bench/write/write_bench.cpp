@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "bench/machine_info.h"
-#include "bench/proc_io.h"
+#include "io/proc_io.h"
 #include "bench/statistics.h"
 #include "units.h"
 #include "version.h"

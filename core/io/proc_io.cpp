@@ -6,9 +6,9 @@
 
 namespace asc {
 
-std::optional<ProcIo> readProcIo(ProcIoScope scope)
+static std::optional<ProcIo> readProcIoFile(const char *path)
 {
-    FILE *f = std::fopen(scope == ProcIoScope::Thread ? "/proc/thread-self/io" : "/proc/self/io", "re");
+    FILE *f = std::fopen(path, "re");
     if (!f)
         return std::nullopt;
     ProcIo io;
@@ -30,6 +30,18 @@ std::optional<ProcIo> readProcIo(ProcIoScope scope)
     }
     std::fclose(f);
     return io;
+}
+
+std::optional<ProcIo> readProcIo(ProcIoScope scope)
+{
+    return readProcIoFile(scope == ProcIoScope::Thread ? "/proc/thread-self/io" : "/proc/self/io");
+}
+
+std::optional<ProcIo> readProcIo(int pid)
+{
+    char path[40];
+    std::snprintf(path, sizeof path, "/proc/%d/io", pid);
+    return readProcIoFile(path);
 }
 
 } // namespace asc

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Counters from /proc/<self|thread-self>/io: what the kernel saw, independent of what a strategy
+// Counters from /proc/<self|thread-self|PID>/io: what the kernel saw, independent of what a strategy
 // claims (read system calls, bytes passed to read calls, bytes fetched from storage).
 
 #include <cstdint>
@@ -21,5 +21,7 @@ enum class ProcIoScope { Process,
                          Thread };
 // Empty where /proc has no io file (containers without it, other kernels).
 std::optional<ProcIo> readProcIo(ProcIoScope scope = ProcIoScope::Process);
+// Another process's (a child's, while it runs or before it is reaped).
+std::optional<ProcIo> readProcIo(int pid);
 
 } // namespace asc
