@@ -30,6 +30,10 @@ public:
     static std::vector<TraceRecord> stop();
     static QStringList files();
     static void record(const QString &file, uint64_t offset, uint64_t length);
+    // Nanoseconds since start() (for reads recorded elsewhere: a worker process's).
+    static int64_t elapsedNs();
+    // A read another process recorded, its time already on this trace's clock; `layer` is copied.
+    static void recordFrom(const QString &file, uint64_t offset, uint64_t length, int64_t tNs, int thread, const QByteArray &layer);
 
 private:
     static std::atomic<bool> enabled_;

@@ -41,6 +41,13 @@ int64_t childCpuTicks(pid_t pid)
 
 } // namespace
 
+void becomeWorker()
+{
+    for (int crash : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
+        std::signal(crash, SIG_DFL);
+    std::set_new_handler(&outOfMemory);
+}
+
 WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limits)
 {
     std::fflush(nullptr); // nothing buffered is written twice
@@ -51,15 +58,11 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
         return end;
     }
     if (pid == 0) {
-        // A crash ends the worker by its signal, for the parent to report (not a handler the
-        // parent installed: a test framework's, a sanitizer's).
-        for (int crash : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
-            std::signal(crash, SIG_DFL);
+        becomeWorker();
         if (auto locked = lockDown(limits.lockdown); !locked) {
             std::fprintf(stderr, "archivescope worker: cannot lock down: %s\n", qPrintable(locked.error().toString()));
             ::_exit(kWorkerLockdownFailed);
         }
-        std::set_new_handler(&outOfMemory);
         const int status = work();
         std::fflush(nullptr);
         ::_exit(status);

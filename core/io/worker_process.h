@@ -35,6 +35,11 @@ constexpr int kWorkerOutOfMemory = 125;
 // ... and when it could not lock itself down (it then parsed nothing).
 constexpr int kWorkerLockdownFailed = 124;
 
+// Makes this process a worker before it locks down: a crash ends it by its signal (not by a
+// handler a test framework or sanitizer installed), a failed allocation exits with
+// kWorkerOutOfMemory.
+void becomeWorker();
+
 // Runs `work` in the child (its return value is the child's exit status); stdout and stderr are
 // shared. In the parent, returns once the child has ended.
 WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limits);

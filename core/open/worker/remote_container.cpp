@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: MIT
+#include "remote_container.h"
+
+#include <cstring>
+
+namespace asc {
+
+using wire::Kind;
+using wire::Message;
+
+namespace {
+
+constexpr uint64_t kReadPiece = 16u << 20; // the most one ReadAt brings
+
+template <typename T>
+Result<T> field(WorkerChannel &worker, wire::Received &answer, Kind expected)
+{
+    T value{};
+    if (answer.kind() == expected)
+        answer >> value;
+    if (answer.kind() != expected || !answer.ok())
+        return worker.broken(QStringLiteral("answer %1 to a request for %2").arg(int(answer.kind())).arg(int(expected)));
+    return value;
+}
+
+// The end of a list or walk: whether it failed, and why.
+Result<void> doneOf(WorkerChannel &worker, wire::Received &done)
+{
+    bool failed = false;
+    done >> failed;
+    if (!failed)
+        return {};
+    Error error;
+    done >> error;
+    if (!done.ok())
+        return worker.broken(QStringLiteral("the end of a listing"));
+    return error;
+}
+
+} // namespace
+
+RemoteSource::RemoteSource(WorkerPtr worker, const wire::SourceFacts &facts)
+    : worker_(std::move(worker))
+    , facts_(facts)
+{
+}
+
+RemoteSource::~RemoteSource()
+{
+    worker_->release(facts_.id);
+}
+
+Result<size_t> RemoteSource::readAt(uint64_t offset, std::span<char> buf) const
+{
+    size_t done = 0;
+    while (done < buf.size() && offset + done < facts_.size) {
+        const uint64_t want = std::min<uint64_t>(buf.size() - done, kReadPiece);
+        auto answer = worker_->ask(Kind::ReadAt, [&](Message &m) { m << facts_.id << quint64(offset + done) << quint64(want); });
+        if (!answer)
+            return std::move(answer).error();
+        auto bytes = field<QByteArray>(*worker_, *answer, Kind::Bytes);
+        if (!bytes)
+            return std::move(bytes).error();
+        if (uint64_t(bytes->size()) > want)
+            return worker_->broken(QStringLiteral("more bytes than asked"));
+        std::memcpy(buf.data() + done, bytes->constData(), size_t(bytes->size()));
+        done += size_t(bytes->size());
+        if (uint64_t(bytes->size()) < want)
+            break;
+    }
+    return done;
+}
+
+RemoteContainer::RemoteContainer(WorkerPtr worker, wire::ContainerFacts facts)
+    : worker_(std::move(worker))
+    , facts_(std::move(facts))
+    , source_(std::make_shared<RemoteSource>(worker_, facts_.source))
+{
+}
+
+RemoteContainer::~RemoteContainer()
+{
+    worker_->release(facts_.id);
+}
+
+Result<void> RemoteContainer::list(const EntrySink &sink)
+{
+    return listing(Kind::List, std::nullopt, sink);
+}
+
+Result<void> RemoteContainer::listDirectory(const Entry &dir, const EntrySink &sink)
+{
+    return listing(Kind::ListFolder, dir, sink);
+}
+
+Result<void> RemoteContainer::listing(Kind kind, const std::optional<Entry> &folder, const EntrySink &sink)
+{
+    auto fields = [&](Message &m) {
+        m << facts_.id;
+        if (folder)
+            m << *folder;
+    };
+    return worker_->converse(kind, fields, [&]() -> Result<void> {
+        bool enough = false; // the sink said stop: the rest is drained, not shown
+        for (;;) {
+            auto answer = worker_->next();
+            if (!answer)
+                return std::move(answer).error();
+            if (answer->kind() == Kind::Done) {
+                auto done = doneOf(*worker_, *answer);
+                return enough ? Result<void>() : done;
+            }
+            auto batch = field<std::vector<Entry>>(*worker_, *answer, Kind::Batch);
+            if (!batch)
+                return std::move(batch).error();
+            for (const Entry &entry : *batch) {
+                if (enough || sink(entry))
+                    continue;
+                enough = true;
+                if (auto told = worker_->reply(Message(Kind::Cancel).bytes()); !told)
+                    return told;
+            }
+        }
+    });
+}
+
+Result<Entry> RemoteContainer::find(const QByteArray &path)
+{
+    auto answer = worker_->ask(Kind::Find, [&](Message &m) { m << facts_.id << path; });
+    if (!answer)
+        return std::move(answer).error();
+    return field<Entry>(*worker_, *answer, Kind::EntryAnswer);
+}
+
+Result<SourcePtr> RemoteContainer::open(const Entry &entry)
+{
+    auto answer = worker_->ask(Kind::OpenEntry, [&](Message &m) { m << facts_.id << entry; });
+    if (!answer)
+        return std::move(answer).error();
+    auto facts = field<wire::SourceFacts>(*worker_, *answer, Kind::Source);
+    if (!facts)
+        return std::move(facts).error();
+    return SourcePtr(std::make_shared<RemoteSource>(worker_, *facts));
+}
+
+Result<ContainerPtr> RemoteContainer::openNested(const Entry &entry)
+{
+    auto answer = worker_->ask(Kind::OpenNested, [&](Message &m) { m << facts_.id << entry; });
+    if (!answer)
+        return std::move(answer).error();
+    auto facts = field<wire::ContainerFacts>(*worker_, *answer, Kind::Container);
+    if (!facts)
+        return std::move(facts).error();
+    return ContainerPtr(std::make_shared<RemoteContainer>(worker_, std::move(*facts)));
+}
+
+Result<void> RemoteContainer::walk(const ContentSink &sink)
+{
+    return worker_->converse(Kind::Walk, [&](Message &m) { m << facts_.id; }, [&]() -> Result<void> {
+        std::optional<Error> sinkError;
+        bool enough = false;
+        for (;;) {
+            auto answer = worker_->next();
+            if (!answer)
+                return std::move(answer).error();
+            if (answer->kind() == Kind::Done) {
+                auto done = doneOf(*worker_, *answer);
+                if (sinkError)
+                    return *sinkError;
+                return enough ? Result<void>() : done;
+            }
+            auto entry = field<Entry>(*worker_, *answer, Kind::WalkEntry);
+            if (!entry)
+                return std::move(entry).error();
+            bool contentEnded = false;
+            const ContentReader reader = [&](std::span<char> out) -> Result<size_t> {
+                if (contentEnded || out.empty())
+                    return size_t(0);
+                if (auto asked = worker_->reply((Message(Kind::WalkRead) << quint64(out.size())).bytes()); !asked)
+                    return std::move(asked).error();
+                auto bytes = worker_->next(); // a Failure comes back as its Error
+                if (!bytes)
+                    return std::move(bytes).error();
+                auto got = field<QByteArray>(*worker_, *bytes, Kind::Bytes);
+                if (!got)
+                    return std::move(got).error();
+                if (size_t(got->size()) > out.size())
+                    return worker_->broken(QStringLiteral("more content than asked"));
+                std::memcpy(out.data(), got->constData(), size_t(got->size()));
+                contentEnded = got->isEmpty();
+                return size_t(got->size());
+            };
+            auto more = sink(*entry, reader);
+            if (!worker_->alive())
+                return more ? Result<void>(worker_->broken(QStringLiteral("walk"))) : Result<void>(std::move(more).error());
+            if (!more)
+                sinkError = std::move(more).error();
+            const bool goOn = more && *more;
+            enough = !goOn;
+            if (auto told = worker_->reply(Message(goOn ? Kind::WalkNext : Kind::WalkStop).bytes()); !told)
+                return told;
+        }
+    });
+}
+
+Result<Inspected> inspectIn(const WorkerPtr &worker, const QString &spec, const InspectOptions &options)
+{
+    auto answer = worker->ask(Kind::Inspect, [&](Message &m) { m << spec << quint64(options.headBytes) << options.allocation; });
+    if (!answer)
+        return std::move(answer).error();
+    auto facts = field<wire::InspectedFacts>(*worker, *answer, Kind::Inspected);
+    if (!facts)
+        return std::move(facts).error();
+    Inspected out;
+    out.inspection = std::move(facts->inspection);
+    out.location.spec = spec;
+    out.location.directory = facts->directory;
+    if (facts->container)
+        out.container = std::make_shared<RemoteContainer>(worker, std::move(*facts->container));
+    if (facts->source) {
+        out.location.source = std::make_shared<RemoteSource>(worker, *facts->source);
+        out.location.raw = out.location.source;
+    } else {
+        out.location.parent = out.container; // a folder: its container
+    }
+    return out;
+}
+
+} // namespace asc

@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: MIT
+#include "wire.h"
+
+#include <cerrno>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace asc::wire {
+
+namespace {
+
+constexpr QDataStream::Version kVersion = QDataStream::Qt_6_4;
+
+template <typename T>
+QDataStream &readOptional(QDataStream &in, std::optional<T> &value)
+{
+    bool present = false;
+    in >> present;
+    value.reset();
+    if (present) {
+        T v{};
+        in >> v;
+        value = std::move(v);
+    }
+    return in;
+}
+
+template <typename T>
+QDataStream &writeOptional(QDataStream &out, const std::optional<T> &value)
+{
+    out << value.has_value();
+    if (value)
+        out << *value;
+    return out;
+}
+
+} // namespace
+
+QDataStream &operator<<(QDataStream &out, const Entry &e)
+{
+    return out << e.path << e.target << e.uname << e.gname << e.detail << e.problem << quint64(e.size) << quint64(e.compressedSize)
+               << quint64(e.dataOffset) << quint64(e.ordinal) << qint64(e.mtime) << e.mtimeNsec << e.mode << e.uid << e.gid
+               << e.rdevMajor << e.rdevMinor << quint8(e.type) << e.encrypted << e.hasMtime << e.unsafePath << e.opaque;
+}
+
+QDataStream &operator>>(QDataStream &in, Entry &e)
+{
+    quint64 size = 0, compressed = 0, offset = 0, ordinal = 0;
+    qint64 mtime = 0;
+    quint8 type = 0;
+    in >> e.path >> e.target >> e.uname >> e.gname >> e.detail >> e.problem >> size >> compressed >> offset >> ordinal >> mtime >>
+        e.mtimeNsec >> e.mode >> e.uid >> e.gid >> e.rdevMajor >> e.rdevMinor >> type >> e.encrypted >> e.hasMtime >> e.unsafePath >>
+        e.opaque;
+    e.size = size;
+    e.compressedSize = compressed;
+    e.dataOffset = offset;
+    e.ordinal = ordinal;
+    e.mtime = mtime;
+    e.type = type <= quint8(EntryType::Partition) ? EntryType(type) : EntryType::File;
+    return in;
+}
+
+QDataStream &operator<<(QDataStream &out, const Error &e)
+{
+    out << qint32(e.kind) << e.file;
+    writeOptional(out, e.offset.has_value() ? std::optional<quint64>(*e.offset) : std::nullopt);
+    return out << e.operation << qint32(e.errnum) << e.message;
+}
+
+QDataStream &operator>>(QDataStream &in, Error &e)
+{
+    qint32 kind = 0, errnum = 0;
+    std::optional<quint64> offset;
+    in >> kind >> e.file;
+    readOptional(in, offset);
+    in >> e.operation >> errnum >> e.message;
+    e.kind = kind >= 0 && kind <= qint32(ErrorKind::Usage) ? ErrorKind(kind) : ErrorKind::Format;
+    e.offset = offset ? std::optional<uint64_t>(*offset) : std::nullopt;
+    e.errnum = errnum;
+    return in;
+}
+
+QDataStream &operator<<(QDataStream &out, const SourceFacts &s)
+{
+    return out << s.id << s.size << s.name << s.opaque;
+}
+
+QDataStream &operator>>(QDataStream &in, SourceFacts &s)
+{
+    return in >> s.id >> s.size >> s.name >> s.opaque;
+}
+
+QDataStream &operator<<(QDataStream &out, const ContainerFacts &c)
+{
+    return out << c.id << c.formatName << c.info << c.listsFolderByFolder << c.mayRepeatNames << c.impliesDirectories << c.source;
+}
+
+QDataStream &operator>>(QDataStream &in, ContainerFacts &c)
+{
+    return in >> c.id >> c.formatName >> c.info >> c.listsFolderByFolder >> c.mayRepeatNames >> c.impliesDirectories >> c.source;
+}
+
+static QDataStream &operator<<(QDataStream &out, const DiskExtent &d)
+{
+    out << quint64(d.start) << quint64(d.length) << qint32(d.depth) << d.present << d.zero << d.data << d.compressed;
+    return writeOptional(out, d.offset ? std::optional<quint64>(*d.offset) : std::nullopt);
+}
+
+static QDataStream &operator>>(QDataStream &in, DiskExtent &d)
+{
+    quint64 start = 0, length = 0;
+    qint32 depth = 0;
+    std::optional<quint64> offset;
+    in >> start >> length >> depth >> d.present >> d.zero >> d.data >> d.compressed;
+    readOptional(in, offset);
+    d.start = start;
+    d.length = length;
+    d.depth = depth;
+    d.offset = offset ? std::optional<uint64_t>(*offset) : std::nullopt;
+    return in;
+}
+
+template <typename T>
+static QDataStream &writeVector(QDataStream &out, const std::vector<T> &values)
+{
+    out << quint32(values.size());
+    for (const T &v : values)
+        out << v;
+    return out;
+}
+
+template <typename T>
+static QDataStream &readVector(QDataStream &in, std::vector<T> &values)
+{
+    quint32 count = 0;
+    in >> count;
+    values.clear();
+    // Each element takes at least a byte: a count beyond what is left is a broken frame.
+    if (in.device() && count > quint64(in.device()->bytesAvailable())) {
+        in.setStatus(QDataStream::ReadCorruptData);
+        return in;
+    }
+    values.reserve(count);
+    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
+        T v{};
+        in >> v;
+        values.push_back(std::move(v));
+    }
+    return in;
+}
+
+QDataStream &operator<<(QDataStream &out, const InspectedFacts &f)
+{
+    const Inspection &i = f.inspection;
+    out << i.spec << i.directory << quint64(i.size) << i.formatName << i.formatInfo << i.imageInfo;
+    writeVector(out, i.allocation);
+    out << i.head;
+    writeOptional(out, i.openError);
+    writeVector(out, i.problems);
+    out << f.directory;
+    writeOptional(out, f.container);
+    return writeOptional(out, f.source);
+}
+
+QDataStream &operator>>(QDataStream &in, InspectedFacts &f)
+{
+    Inspection &i = f.inspection;
+    quint64 size = 0;
+    in >> i.spec >> i.directory >> size >> i.formatName >> i.formatInfo >> i.imageInfo;
+    i.size = size;
+    readVector(in, i.allocation);
+    in >> i.head;
+    readOptional(in, i.openError);
+    readVector(in, i.problems);
+    in >> f.directory;
+    readOptional(in, f.container);
+    return readOptional(in, f.source);
+}
+
+QDataStream &operator<<(QDataStream &out, const TraceFacts &t)
+{
+    out << t.files << t.layers << quint32(t.reads.size());
+    for (const auto &r : t.reads)
+        out << r.file << r.layer << r.offset << r.length << r.tNs << r.thread;
+    return out;
+}
+
+QDataStream &operator>>(QDataStream &in, TraceFacts &t)
+{
+    quint32 count = 0;
+    in >> t.files >> t.layers >> count;
+    t.reads.clear();
+    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
+        TraceFacts::Read r{};
+        in >> r.file >> r.layer >> r.offset >> r.length >> r.tNs >> r.thread;
+        t.reads.push_back(r);
+    }
+    return in;
+}
+
+QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
+{
+    return writeVector(out, entries);
+}
+
+QDataStream &operator>>(QDataStream &in, std::vector<Entry> &entries)
+{
+    return readVector(in, entries);
+}
+
+QDataStream &operator<<(QDataStream &out, const std::vector<Error> &errors)
+{
+    return writeVector(out, errors);
+}
+
+QDataStream &operator>>(QDataStream &in, std::vector<Error> &errors)
+{
+    return readVector(in, errors);
+}
+
+QDataStream &operator<<(QDataStream &out, const RequestContext &c)
+{
+    return out << c.nameCharset << c.trace;
+}
+
+QDataStream &operator>>(QDataStream &in, RequestContext &c)
+{
+    return in >> c.nameCharset >> c.trace;
+}
+
+Message::Message(Kind kind)
+    : stream_(&bytes_, QIODevice::WriteOnly)
+{
+    stream_.setVersion(kVersion);
+    stream_ << quint8(kind);
+}
+
+Received::Received(const QByteArray &bytes)
+    : stream_(std::make_unique<QDataStream>(bytes))
+{
+    stream_->setVersion(kVersion);
+    quint8 kind = 0;
+    *stream_ >> kind;
+    kind_ = Kind(kind);
+}
+
+static bool writeAll(int fd, const char *data, size_t size)
+{
+    while (size > 0) {
+        const ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data += n;
+        size -= size_t(n);
+    }
+    return true;
+}
+
+static bool readAll(int fd, char *data, size_t size)
+{
+    while (size > 0) {
+        const ssize_t n = ::read(fd, data, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        data += n;
+        size -= size_t(n);
+    }
+    return true;
+}
+
+bool sendFrame(int fd, const QByteArray &message)
+{
+    const quint32 length = quint32(message.size());
+    return writeAll(fd, reinterpret_cast<const char *>(&length), sizeof length) && writeAll(fd, message.constData(), message.size());
+}
+
+std::optional<QByteArray> receiveFrame(int fd)
+{
+    quint32 length = 0;
+    if (!readAll(fd, reinterpret_cast<char *>(&length), sizeof length) || length == 0 || length > kMaxFrame)
+        return std::nullopt;
+    QByteArray message(qsizetype(length), Qt::Uninitialized);
+    if (!readAll(fd, message.data(), length))
+        return std::nullopt;
+    return message;
+}
+
+} // namespace asc::wire

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The worker's wire: frames over a socketpair (a 32-bit length, then a message), each message a
+// kind byte and its fields in QDataStream form. Plain values only (entries, errors, the
+// inspection, bytes): nothing that points into the worker's memory crosses, only small numbers
+// naming its containers and sources.
+//
+// The client sends one request and reads answers until the request's last one; while a request
+// runs it may send only Cancel (and, inside Walk, its replies). So the worker takes any byte that
+// arrives while it works as a request to stop.
+
+#include "io/error.h"
+#include "open/inspection.h"
+#include "vfs/entry.h"
+
+#include <QDataStream>
+#include <QIODevice>
+#include <optional>
+
+namespace asc::wire {
+
+enum class Kind : quint8 {
+    // client -> worker
+    Inspect = 1, // spec, head bytes, allocation -> Inspected
+    List, // container -> Batch..., Done
+    ListFolder, // container, folder entry -> Batch..., Done
+    Find, // container, path -> Entry
+    OpenEntry, // container, entry -> Source
+    ReadAt, // source, offset, length -> Bytes
+    OpenNested, // container, entry -> Container
+    Walk, // container -> (WalkEntry, replies...)..., Done
+    WalkRead, // the current entry's next bytes, at most N -> Bytes (empty at its end)
+    WalkNext, // done with this entry
+    WalkStop, // end the walk
+    Release, // ids no longer used (no answer)
+    Cancel, // stop the running request (no answer of its own)
+    Test, // tests only: try a forbidden act -> Bytes (what happened)
+    BackingAnswer, // the answer to AskBacking: followed or not
+    // worker -> client
+    Inspected = 64,
+    Container,
+    Source,
+    EntryAnswer,
+    Bytes,
+    Batch, // entries
+    Problems, // reported on the way (before the answer they belong to)
+    Done, // the end of a list or walk: failed, and then its Error
+    Failure, // the request failed: an Error
+    WalkEntry,
+    Trace,
+    AskBacking, // inside any request: may this image read that backing file? (image, backing)
+};
+
+// What every request carries besides its own fields: how names are decoded, whether its reads
+// are traced.
+struct RequestContext {
+    QByteArray nameCharset;
+    bool trace = false;
+};
+
+// A source the worker holds, as the client sees it.
+struct SourceFacts {
+    quint32 id = 0;
+    quint64 size = 0;
+    QString name;
+    bool opaque = false;
+};
+
+// A container the worker holds, with what its constant methods answer.
+struct ContainerFacts {
+    quint32 id = 0;
+    QString formatName;
+    QJsonObject info;
+    bool listsFolderByFolder = false;
+    bool mayRepeatNames = false;
+    bool impliesDirectories = true;
+    SourceFacts source;
+};
+
+// The answer to Inspect: the inspection, and handles for what it found.
+struct InspectedFacts {
+    Inspection inspection;
+    QByteArray directory; // a folder inside the container
+    std::optional<ContainerFacts> container;
+    std::optional<SourceFacts> source; // the bytes at the SPEC (none for a folder)
+};
+
+struct TraceFacts {
+    QStringList files;
+    QList<QByteArray> layers;
+    struct Read {
+        quint32 file, layer;
+        quint64 offset, length;
+        qint64 tNs;
+        qint32 thread;
+    };
+    std::vector<Read> reads;
+};
+
+QDataStream &operator<<(QDataStream &out, const Entry &entry);
+QDataStream &operator>>(QDataStream &in, Entry &entry);
+QDataStream &operator<<(QDataStream &out, const Error &error);
+QDataStream &operator>>(QDataStream &in, Error &error);
+QDataStream &operator<<(QDataStream &out, const SourceFacts &facts);
+QDataStream &operator>>(QDataStream &in, SourceFacts &facts);
+QDataStream &operator<<(QDataStream &out, const ContainerFacts &facts);
+QDataStream &operator>>(QDataStream &in, ContainerFacts &facts);
+QDataStream &operator<<(QDataStream &out, const InspectedFacts &facts);
+QDataStream &operator>>(QDataStream &in, InspectedFacts &facts);
+QDataStream &operator<<(QDataStream &out, const TraceFacts &facts);
+QDataStream &operator>>(QDataStream &in, TraceFacts &facts);
+QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries);
+QDataStream &operator>>(QDataStream &in, std::vector<Entry> &entries);
+QDataStream &operator<<(QDataStream &out, const std::vector<Error> &errors);
+QDataStream &operator>>(QDataStream &in, std::vector<Error> &errors);
+QDataStream &operator<<(QDataStream &out, const RequestContext &context);
+QDataStream &operator>>(QDataStream &in, RequestContext &context);
+
+// A message being written: its kind, then fields with <<.
+class Message {
+public:
+    explicit Message(Kind kind);
+    template <typename T>
+    Message &operator<<(const T &value)
+    {
+        stream_ << value;
+        return *this;
+    }
+    const QByteArray &bytes() const { return bytes_; }
+
+private:
+    QByteArray bytes_;
+    QDataStream stream_;
+};
+
+// A message read: its kind, then fields with >>; ok() false once a field could not be read.
+class Received {
+public:
+    explicit Received(const QByteArray &bytes);
+    Kind kind() const { return kind_; }
+    template <typename T>
+    Received &operator>>(T &value)
+    {
+        *stream_ >> value;
+        return *this;
+    }
+    bool ok() const { return stream_->status() == QDataStream::Ok; }
+
+private:
+    std::unique_ptr<QDataStream> stream_; // reads its own copy of the bytes (movable)
+    Kind kind_ = Kind(0);
+};
+
+// Largest frame either side accepts (a batch of entries, a read of up to 16 MiB and its header).
+inline constexpr quint32 kMaxFrame = 64u << 20;
+
+// Writes one frame; false when the peer is gone.
+bool sendFrame(int fd, const QByteArray &message);
+// Reads one frame; nullopt at the peer's end (or a frame too large: a broken peer).
+std::optional<QByteArray> receiveFrame(int fd);
+
+} // namespace asc::wire

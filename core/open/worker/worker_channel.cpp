@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+#include "worker_channel.h"
+
+#include "formats/archive/name_charset.h"
+#include "formats/image/disk_image.h"
+#include "io/cancel.h"
+#include "io/proc_io.h"
+#include "io/trace.h"
+#include "io/worker_process.h"
+#include "units.h"
+#include "vfs/problems.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+namespace asc {
+
+using wire::Kind;
+
+QString workerProgram()
+{
+    const QString chosen = qEnvironmentVariable("ARCHIVESCOPE_WORKER");
+    if (!chosen.isEmpty())
+        return chosen;
+    const QString dir = QCoreApplication::instance() ? QCoreApplication::applicationDirPath() : QString();
+    return dir.isEmpty() ? QStringLiteral("archivescope-cli") : dir + QStringLiteral("/archivescope-cli");
+}
+
+Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file, const WorkerSettings &settings)
+{
+    const QString program = settings.program.isEmpty() ? workerProgram() : settings.program;
+    if (!QFileInfo(program).isExecutable())
+        return Error::make(ErrorKind::NotFound, file, QStringLiteral("cannot start the worker that reads it: no program %1").arg(program));
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+        return Error::system(file, QStringLiteral("socketpair"), errno);
+    // The worker's end becomes its descriptor 3; nothing else of ours is inherited (CLOEXEC).
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_adddup2(&actions, pair[1], 3);
+    posix_spawnattr_t attributes;
+    posix_spawnattr_init(&attributes);
+    sigset_t none;
+    sigemptyset(&none);
+    posix_spawnattr_setsigmask(&attributes, &none);
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
+    const QByteArray path = QFile::encodeName(program);
+    const QByteArray memory = QByteArray::number(quint64(settings.limits.memoryBytes));
+    const QByteArray files = QByteArray::number(settings.limits.maxOpenFiles);
+    // Backing files outside an image's folder: followed without asking when this process would.
+    const char *argv[] = {path.constData(), "worker", "--socket-fd", "3", "--memory-limit", memory.constData(), "--max-open-files",
+                          files.constData(), backingPolicy().allowOutside ? "--allow-backing" : nullptr, nullptr};
+    pid_t pid = -1;
+    const int spawned = ::posix_spawn(&pid, path.constData(), &actions, &attributes, const_cast<char **>(argv), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    ::close(pair[1]);
+    if (spawned != 0) {
+        ::close(pair[0]);
+        return Error::system(file, QStringLiteral("start the worker %1").arg(program), spawned);
+    }
+    return std::shared_ptr<WorkerChannel>(new WorkerChannel(file, pair[0], pid, settings.limits));
+}
+
+WorkerChannel::WorkerChannel(QString file, int fd, pid_t pid, LockdownLimits limits)
+    : file_(std::move(file))
+    , fd_(fd)
+    , pid_(pid)
+    , limits_(limits)
+{
+}
+
+WorkerChannel::~WorkerChannel()
+{
+    ::close(fd_); // the worker sees its end and leaves; a busy one is killed
+    if (!ended_.load()) {
+        ::kill(pid_, SIGKILL);
+        while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+}
+
+void WorkerChannel::release(quint32 id)
+{
+    std::lock_guard lock(releaseMutex_);
+    released_ << id;
+}
+
+void WorkerChannel::stop()
+{
+    stopped_ = true;
+    ::kill(pid_, SIGKILL);
+}
+
+Error WorkerChannel::broken(const QString &what)
+{
+    if (!ended_.load()) {
+        ::kill(pid_, SIGKILL);
+        death_ = Error::make(ErrorKind::Format, file_, QStringLiteral("the worker reading it answered out of step (%1): it was ended").arg(what));
+        ended_ = true;
+        while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+    return *death_;
+}
+
+Error WorkerChannel::ended()
+{
+    if (ended_.load())
+        return *death_;
+    int status = 0;
+    while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+    }
+    QString why;
+    ErrorKind kind = ErrorKind::Format;
+    if (stopped_) {
+        kind = ErrorKind::Cancelled;
+        why = QStringLiteral("reading stopped: its worker was ended");
+    } else if (WIFSIGNALED(status)) {
+        why = QStringLiteral("the worker reading it crashed (signal %1, %2)").arg(WTERMSIG(status)).arg(QString::fromLocal8Bit(::strsignal(WTERMSIG(status))));
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == kWorkerOutOfMemory) {
+        kind = ErrorKind::Limit;
+        why = QStringLiteral("the worker reading it ran out of memory at its limit of %1").arg(sizeLabel(limits_.memoryBytes));
+    } else if (WIFEXITED(status) && WEXITSTATUS(status) == kWorkerLockdownFailed) {
+        kind = ErrorKind::System;
+        why = QStringLiteral("the worker could not lock itself down, so it read nothing");
+    } else {
+        why = QStringLiteral("the worker reading it ended unexpectedly (exit status %1)").arg(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    death_ = Error::make(kind, file_, why);
+    ended_ = true;
+    return *death_;
+}
+
+Result<void> WorkerChannel::send(Kind kind, const Fields &fields)
+{
+    if (death_)
+        return *death_;
+    QList<quint32> released;
+    {
+        std::lock_guard lock(releaseMutex_);
+        released.swap(released_);
+    }
+    if (!released.isEmpty() && !wire::sendFrame(fd_, (wire::Message(Kind::Release) << released).bytes()))
+        return ended();
+    wire::Message message(kind);
+    message << wire::RequestContext{currentNameCharset(), IoTrace::enabled()};
+    if (fields)
+        fields(message);
+    cancelSent_ = false;
+    sentAtNs_ = IoTrace::enabled() ? IoTrace::elapsedNs() : 0;
+    if (!wire::sendFrame(fd_, message.bytes()))
+        return ended();
+    return {};
+}
+
+Result<void> WorkerChannel::reply(const QByteArray &message)
+{
+    if (death_)
+        return *death_;
+    if (!wire::sendFrame(fd_, message))
+        return ended();
+    return {};
+}
+
+Result<wire::Received> WorkerChannel::next()
+{
+    using Clock = std::chrono::steady_clock;
+    auto lastProgress = Clock::now();
+    auto lastLook = lastProgress;
+    uint64_t lastRead = readProcIo(int(pid_)).value_or(ProcIo{}).rchar;
+    for (;;) {
+        if (death_)
+            return *death_;
+        if (!cancelSent_ && stopRequested()) {
+            cancelSent_ = true;
+            if (!wire::sendFrame(fd_, wire::Message(Kind::Cancel).bytes()))
+                return ended();
+        }
+        pollfd ready{fd_, POLLIN, 0};
+        const int polled = ::poll(&ready, 1, 100);
+        if (polled < 0 && errno != EINTR)
+            return broken(QStringLiteral("poll: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+        if (polled > 0) {
+            auto frame = wire::receiveFrame(fd_);
+            if (!frame)
+                return ended();
+            quiet_ = 0;
+            wire::Received message(std::move(*frame));
+            if (message.kind() == Kind::Trace) {
+                importTrace(message);
+                continue;
+            }
+            if (message.kind() == Kind::Problems) {
+                std::vector<Error> problems;
+                message >> problems;
+                if (!message.ok())
+                    return broken(QStringLiteral("problems"));
+                for (const Error &problem : problems)
+                    reportProblem(problem);
+                continue;
+            }
+            if (message.kind() == Kind::AskBacking) {
+                QString image, backing;
+                message >> image >> backing;
+                if (!message.ok())
+                    return broken(QStringLiteral("a backing question"));
+                const BackingPolicy &policy = backingPolicy();
+                const bool allowed = policy.allowOutside || (policy.askOutside && policy.askOutside(image, backing));
+                if (!wire::sendFrame(fd_, (wire::Message(Kind::BackingAnswer) << allowed).bytes()))
+                    return ended();
+                continue;
+            }
+            if (message.kind() == Kind::Failure) {
+                Error error;
+                message >> error;
+                if (!message.ok())
+                    return broken(QStringLiteral("an error"));
+                return error;
+            }
+            return message;
+        }
+        // No answer yet: has it read anything? (A worker decompressing a large entry is busy,
+        // not stuck.)
+        const auto now = Clock::now();
+        if (now - lastLook >= std::chrono::seconds(1)) {
+            lastLook = now;
+            const uint64_t read = readProcIo(int(pid_)).value_or(ProcIo{}).rchar;
+            if (read != lastRead) {
+                lastRead = read;
+                lastProgress = now;
+            }
+            quiet_ = int(std::chrono::duration_cast<std::chrono::seconds>(now - lastProgress).count());
+        }
+    }
+}
+
+Result<wire::Received> WorkerChannel::ask(Kind kind, const Fields &fields)
+{
+    std::lock_guard lock(exchange_);
+    if (auto sent = send(kind, fields); !sent)
+        return std::move(sent).error();
+    auto answer = next();
+    quiet_ = 0;
+    return answer;
+}
+
+Result<void> WorkerChannel::converse(Kind kind, const Fields &fields, const std::function<Result<void>()> &talk)
+{
+    std::lock_guard lock(exchange_);
+    if (auto sent = send(kind, fields); !sent)
+        return sent;
+    auto talked = talk();
+    quiet_ = 0;
+    return talked;
+}
+
+void WorkerChannel::importTrace(wire::Received &message)
+{
+    wire::TraceFacts trace;
+    message >> trace;
+    if (!message.ok() || !IoTrace::enabled())
+        return;
+    // The worker's clock started when it got the request; its threads are numbered from 100 so
+    // they stay apart from this process's.
+    for (const auto &read : trace.reads) {
+        if (read.file >= quint32(trace.files.size()) || read.layer >= quint32(trace.layers.size()))
+            continue;
+        IoTrace::recordFrom(trace.files[read.file], read.offset, read.length, sentAtNs_ + read.tNs, 100 + read.thread, trace.layers[read.layer]);
+    }
+}
+
+} // namespace asc

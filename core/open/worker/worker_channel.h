@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// The client's end of one worker process (one per opened file): starts `archivescope-cli worker`
+// with one end of a socketpair, sends requests and reads their answers (one request at a time;
+// other callers wait), and watches it: how long it has gone without progress (no answer, no byte
+// read), and when it ends, why (a crash, the memory limit, being stopped) as an Error naming the
+// file. Once the worker is gone every request fails with that error; a new channel is a new
+// worker.
+
+#include "io/lockdown.h"
+#include "io/result.h"
+#include "open/worker/wire.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+
+namespace asc {
+
+struct WorkerSettings {
+    QString program; // the archivescope-cli to run; empty: workerProgram()
+    LockdownLimits limits;
+};
+
+// Where the worker program is: $ARCHIVESCOPE_WORKER, else archivescope-cli beside this program.
+QString workerProgram();
+
+class WorkerChannel {
+public:
+    // Starts a worker for `file` (what errors name). Start it from a thread that lives as long as
+    // the channel (the UI thread): the worker dies with the thread that started it.
+    static Result<std::shared_ptr<WorkerChannel>> start(const QString &file, const WorkerSettings &settings = {});
+    ~WorkerChannel(); // kills the worker
+
+    WorkerChannel(const WorkerChannel &) = delete;
+    WorkerChannel &operator=(const WorkerChannel &) = delete;
+
+    // A request with one answer: sends it (its context filled in from the calling thread: name
+    // charset, tracing) and returns the answer; a Failure answer comes back as its Error.
+    using Fields = std::function<void(wire::Message &)>;
+    Result<wire::Received> ask(wire::Kind kind, const Fields &fields);
+    // A request with many answers: sends it, then `talk` reads them with next() and may answer
+    // with reply() until it has read the last one (it must, unless next() failed). Other
+    // requests wait meanwhile.
+    Result<void> converse(wire::Kind kind, const Fields &fields, const std::function<Result<void>()> &talk);
+    // Only inside converse(): the next answer (problems and traces are taken care of here: the
+    // problems are reported on the calling thread, the reads join this process's trace).
+    Result<wire::Received> next();
+    Result<void> reply(const QByteArray &message);
+    // The answer could not be read: the conversation is out of step, the worker is ended.
+    Error broken(const QString &what);
+
+    // Forgets an id the worker holds (sent with the next request).
+    void release(quint32 id);
+
+    // Seconds the running request has gone without an answer or a byte read; 0 when idle.
+    int secondsWithoutProgress() const { return quiet_.load(std::memory_order_relaxed); }
+    // Ends the worker (the running request fails with "stopped").
+    void stop();
+    bool alive() const { return !ended_.load(); }
+    const QString &file() const { return file_; }
+    pid_t pid() const { return pid_; }
+
+private:
+    WorkerChannel(QString file, int fd, pid_t pid, LockdownLimits limits);
+    Result<void> send(wire::Kind kind, const Fields &fields);
+    Error ended(); // reaps the worker, the error every request answers from now on
+    void importTrace(wire::Received &message);
+
+    QString file_;
+    int fd_;
+    pid_t pid_;
+    LockdownLimits limits_;
+    std::mutex exchange_; // one request at a time
+    std::mutex releaseMutex_;
+    QList<quint32> released_;
+    std::atomic<int> quiet_{0};
+    std::atomic<bool> ended_{false};
+    std::atomic<bool> stopped_{false};
+    std::optional<Error> death_;
+    bool cancelSent_ = false;
+    int64_t sentAtNs_ = 0; // when the running request was sent, on this process's trace clock
+};
+
+using WorkerPtr = std::shared_ptr<WorkerChannel>;
+
+} // namespace asc

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: MIT
+#include "worker_server.h"
+
+#include "formats/archive/name_charset.h"
+#include "formats/format.h"
+#include "formats/image/disk_image.h"
+#include "io/cancel.h"
+#include "io/trace.h"
+#include "open/worker/wire.h"
+#include "vfs/problems.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <unordered_map>
+
+namespace asc {
+
+namespace {
+
+using wire::Kind;
+using wire::Message;
+using wire::Received;
+
+constexpr quint64 kMaxRead = 16u << 20;
+constexpr size_t kBatchEntries = 1024;
+
+class Server {
+public:
+    explicit Server(int fd)
+        : fd_(fd)
+    {
+    }
+
+    int run()
+    {
+        // Whether an image reads a backing file outside its folder is the client's decision (its
+        // --allow-backing, or the user's answer): asked over the socket.
+        backingPolicy().askOutside = [this](const QString &image, const QString &backing) { return askBacking(image, backing); };
+        while (auto frame = wire::receiveFrame(fd_)) {
+            Received request(std::move(*frame));
+            // Replies and stop requests that arrive after their request ended mean nothing now.
+            switch (request.kind()) {
+            case Kind::Release:
+                release(request);
+                continue;
+            case Kind::Cancel:
+            case Kind::BackingAnswer:
+            case Kind::WalkRead:
+            case Kind::WalkNext:
+            case Kind::WalkStop:
+                continue;
+            default:
+                break;
+            }
+            wire::RequestContext context;
+            request >> context;
+            if (!request.ok())
+                return 0; // a client that speaks nonsense is not ours
+            cancelled_ = false;
+            problems_.clear();
+            const NameCharsetScope charset(context.nameCharset);
+            const ProblemScope collect([this](const Error &problem) { problems_.push_back(problem); });
+            const CancelScope stop([this] { return cancelArrived(); });
+            if (context.trace)
+                IoTrace::start();
+            const QByteArray answer = handle(request);
+            if (!problems_.empty())
+                send((Message(Kind::Problems) << problems_).bytes());
+            if (context.trace)
+                sendTrace();
+            if (!wire::sendFrame(fd_, answer))
+                return 0;
+        }
+        return 0;
+    }
+
+private:
+    QByteArray handle(Received &request)
+    {
+        switch (request.kind()) {
+        case Kind::Inspect:
+            return inspectSpec(request);
+        case Kind::List:
+        case Kind::ListFolder:
+            return listEntries(request);
+        case Kind::Find: {
+            quint32 id = 0;
+            QByteArray path;
+            request >> id >> path;
+            auto container = containerNamed(id);
+            if (!container)
+                return failure(container.error());
+            auto found = (*container)->find(path);
+            return found ? (Message(Kind::EntryAnswer) << *found).bytes() : failure(found.error());
+        }
+        case Kind::OpenEntry: {
+            quint32 id = 0;
+            Entry entry;
+            request >> id >> entry;
+            auto container = containerNamed(id);
+            if (!container)
+                return failure(container.error());
+            auto content = (*container)->open(entry);
+            return content ? (Message(Kind::Source) << keep(*content)).bytes() : failure(content.error());
+        }
+        case Kind::ReadAt:
+            return readAt(request);
+        case Kind::OpenNested: {
+            quint32 id = 0;
+            Entry entry;
+            request >> id >> entry;
+            auto container = containerNamed(id);
+            if (!container)
+                return failure(container.error());
+            auto content = (*container)->open(entry);
+            if (!content)
+                return failure(content.error());
+            auto nested = openContainer(*content);
+            return nested ? (Message(Kind::Container) << keep(*nested)).bytes() : failure(nested.error());
+        }
+        case Kind::Walk:
+            return walk(request);
+        case Kind::Test:
+            return tryForbidden(request);
+        default:
+            return failure(Error::make(ErrorKind::Usage, QStringLiteral("worker"), QStringLiteral("unknown request %1").arg(int(request.kind()))));
+        }
+    }
+
+    QByteArray inspectSpec(Received &request)
+    {
+        QString spec;
+        quint64 headBytes = 0;
+        bool allocation = false;
+        request >> spec >> headBytes >> allocation;
+        InspectOptions options;
+        options.headBytes = size_t(std::min<quint64>(headBytes, kMaxRead));
+        options.allocation = allocation;
+        auto inspected = inspect(spec, options);
+        if (!inspected)
+            return failure(inspected.error());
+        wire::InspectedFacts facts;
+        facts.inspection = std::move(inspected->inspection);
+        facts.directory = inspected->location.directory;
+        if (inspected->container)
+            facts.container = keep(inspected->container);
+        if (inspected->location.source)
+            facts.source = keep(inspected->location.source);
+        return (Message(Kind::Inspected) << facts).bytes();
+    }
+
+    QByteArray listEntries(Received &request)
+    {
+        quint32 id = 0;
+        std::optional<Entry> folder;
+        request >> id;
+        if (request.kind() == Kind::ListFolder) {
+            folder.emplace();
+            request >> *folder;
+        }
+        auto container = containerNamed(id);
+        if (!container)
+            return failure(container.error());
+        std::vector<Entry> batch;
+        bool gone = false;
+        // Batches leave when full or when they have waited 50 ms: a slow listing still shows its
+        // first rows at once.
+        auto lastFlush = std::chrono::steady_clock::now();
+        auto flush = [&] {
+            lastFlush = std::chrono::steady_clock::now();
+            gone = gone || !send((Message(Kind::Batch) << batch).bytes());
+            if (!problems_.empty())
+                gone = gone || !send((Message(Kind::Problems) << problems_).bytes());
+            batch.clear();
+            problems_.clear();
+        };
+        const Container::EntrySink sink = [&](const Entry &entry) {
+            batch.push_back(entry);
+            if (batch.size() >= kBatchEntries || (batch.size() % 64 == 0 && std::chrono::steady_clock::now() - lastFlush > std::chrono::milliseconds(50)))
+                flush();
+            return !gone && !cancelArrived();
+        };
+        auto listed = folder ? (*container)->listDirectory(*folder, sink) : (*container)->list(sink);
+        if (!batch.empty())
+            flush();
+        Message done(Kind::Done);
+        done << !listed;
+        if (!listed)
+            done << (cancelled_ ? Error::cancelled() : listed.error());
+        return done.bytes();
+    }
+
+    QByteArray readAt(Received &request)
+    {
+        quint32 id = 0;
+        quint64 offset = 0, length = 0;
+        request >> id >> offset >> length;
+        auto it = sources_.find(id);
+        if (it == sources_.end())
+            return failure(unknown(id));
+        QByteArray bytes(qsizetype(std::min(length, kMaxRead)), Qt::Uninitialized);
+        auto got = it->second->readAt(offset, std::span<char>(bytes.data(), size_t(bytes.size())));
+        if (!got)
+            return failure(got.error());
+        bytes.truncate(qsizetype(*got));
+        return (Message(Kind::Bytes) << bytes).bytes();
+    }
+
+    // Every entry goes to the client, which answers with what it wants of its content.
+    QByteArray walk(Received &request)
+    {
+        quint32 id = 0;
+        request >> id;
+        auto container = containerNamed(id);
+        if (!container)
+            return failure(container.error());
+        bool clientGone = false;
+        auto walked = (*container)->walk([&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+            if (!send((Message(Kind::WalkEntry) << entry).bytes()))
+                return clientGone = true, false;
+            for (;;) {
+                auto frame = wire::receiveFrame(fd_);
+                if (!frame)
+                    return clientGone = true, false;
+                Received reply(std::move(*frame));
+                switch (reply.kind()) {
+                case Kind::Cancel:
+                    cancelled_ = true;
+                    continue;
+                case Kind::WalkNext:
+                    return true;
+                case Kind::WalkRead: {
+                    quint64 length = 0;
+                    reply >> length;
+                    QByteArray bytes(qsizetype(std::min(length, kMaxRead)), Qt::Uninitialized);
+                    auto got = read(std::span<char>(bytes.data(), size_t(bytes.size())));
+                    if (!got) {
+                        send(failure(got.error()));
+                        continue;
+                    }
+                    bytes.truncate(qsizetype(*got));
+                    send((Message(Kind::Bytes) << bytes).bytes());
+                    continue;
+                }
+                default: // WalkStop, or anything else: the walk ends
+                    return false;
+                }
+            }
+        });
+        if (clientGone)
+            ::_exit(0);
+        Message done(Kind::Done);
+        done << !walked;
+        if (!walked)
+            done << (cancelled_ ? Error::cancelled() : walked.error());
+        return done.bytes();
+    }
+
+    // Tests only: what happens when the worker tries something the lockdown forbids.
+    QByteArray tryForbidden(Received &request)
+    {
+        QByteArray act;
+        request >> act;
+        if (qEnvironmentVariableIsEmpty("ARCHIVESCOPE_WORKER_TESTS"))
+            return failure(Error::make(ErrorKind::Usage, QStringLiteral("worker"), QStringLiteral("test requests are off")));
+        int rc = 0;
+        if (act == "crash") {
+            ::raise(SIGSEGV);
+        } else if (act == "allocate") {
+            std::vector<std::unique_ptr<char[]>> hog;
+            for (;;) {
+                hog.emplace_back(new char[64 << 20]);
+                std::fill_n(hog.back().get(), 64 << 20, char(1));
+            }
+        } else if (act == "spin") {
+            for (volatile uint64_t i = 0;; ++i) {
+            }
+        } else if (act == "open-write") {
+            rc = ::open("/tmp/archivescope-worker-test", O_WRONLY | O_CREAT, 0600);
+        } else if (act == "socket") {
+            rc = ::socket(AF_INET, SOCK_STREAM, 0);
+        } else if (act == "exec") {
+            char *const argv[] = {const_cast<char *>("/bin/true"), nullptr};
+            rc = ::execv("/bin/true", argv);
+        } else if (act == "ptrace") {
+            rc = int(::ptrace(PTRACE_ATTACH, ::getppid(), nullptr, nullptr));
+        } else if (act == "read") {
+            rc = ::open("/proc/self/status", O_RDONLY);
+        }
+        const int error = rc < 0 ? errno : 0;
+        if (rc >= 0)
+            ::close(rc);
+        return (Message(Kind::Bytes) << (rc < 0 ? QByteArray("refused: ") + QByteArray(std::strerror(error)) : QByteArray("allowed"))).bytes();
+    }
+
+    bool askBacking(const QString &image, const QString &backing)
+    {
+        if (!send((Message(Kind::AskBacking) << image << backing).bytes()))
+            return false;
+        while (auto frame = wire::receiveFrame(fd_)) {
+            Received reply(std::move(*frame));
+            if (reply.kind() == Kind::Cancel) {
+                cancelled_ = true;
+                continue;
+            }
+            bool allowed = false;
+            reply >> allowed;
+            return reply.kind() == Kind::BackingAnswer && reply.ok() && allowed;
+        }
+        ::_exit(0); // the client is gone
+    }
+
+    void release(Received &request)
+    {
+        QList<quint32> ids;
+        request >> ids;
+        for (quint32 id : ids) {
+            containers_.erase(id);
+            sources_.erase(id);
+        }
+    }
+
+    wire::SourceFacts keep(const SourcePtr &source)
+    {
+        const quint32 id = nextId_++;
+        sources_[id] = source;
+        return {id, source->size(), source->name(), source->opaque()};
+    }
+
+    wire::ContainerFacts keep(const ContainerPtr &container)
+    {
+        const quint32 id = nextId_++;
+        containers_[id] = container;
+        return {id,
+                container->formatName(),
+                container->info(),
+                container->listsFolderByFolder(),
+                container->mayRepeatNames(),
+                container->impliesDirectories(),
+                keep(container->source())};
+    }
+
+    Result<ContainerPtr> containerNamed(quint32 id)
+    {
+        auto it = containers_.find(id);
+        if (it == containers_.end())
+            return unknown(id);
+        return it->second;
+    }
+
+    static Error unknown(quint32 id)
+    {
+        return Error::make(ErrorKind::Usage, QStringLiteral("worker"), QStringLiteral("no object %1 in the worker").arg(id));
+    }
+
+    static QByteArray failure(const Error &error) { return (Message(Kind::Failure) << error).bytes(); }
+
+    bool send(const QByteArray &message) { return wire::sendFrame(fd_, message); }
+
+    // Whether the client asked to stop: any byte that arrives while a request runs says so.
+    // Asked per read, so looked at no more than every few milliseconds.
+    bool cancelArrived()
+    {
+        if (cancelled_)
+            return true;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - lastLook_ < std::chrono::milliseconds(5))
+            return false;
+        lastLook_ = now;
+        pollfd incoming{fd_, POLLIN, 0};
+        cancelled_ = ::poll(&incoming, 1, 0) > 0;
+        return cancelled_;
+    }
+
+    void sendTrace()
+    {
+        const std::vector<TraceRecord> records = IoTrace::stop();
+        wire::TraceFacts trace;
+        trace.files = IoTrace::files();
+        QHash<const char *, quint32> layers;
+        for (const TraceRecord &r : records) {
+            auto it = layers.constFind(r.layer);
+            if (it == layers.constEnd()) {
+                it = layers.insert(r.layer, quint32(trace.layers.size()));
+                trace.layers << QByteArray(r.layer);
+            }
+            trace.reads.push_back({quint32(r.file), *it, r.offset, r.length, r.tNs, r.thread});
+        }
+        send((Message(Kind::Trace) << trace).bytes());
+    }
+
+    int fd_;
+    std::unordered_map<quint32, ContainerPtr> containers_;
+    std::unordered_map<quint32, SourcePtr> sources_;
+    quint32 nextId_ = 1;
+    std::vector<Error> problems_;
+    bool cancelled_ = false;
+    std::chrono::steady_clock::time_point lastLook_{};
+};
+
+} // namespace
+
+int serveWorker(int fd)
+{
+    return Server(fd).run();
+}
+
+} // namespace asc

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+// The GUI's worker process (open/worker): a file inspected, listed, read, walked and extracted
+// through it gives what the same calls give in this process; nested containers are opened there;
+// a stop reaches it and the conversation stays in step; problems and trace records come back;
+// forbidden acts fail inside it; a crash, the memory limit, a stop of a spinning worker and a kill
+// from outside come back as errors naming the file, and a new channel works again.
+
+#include "fixtures.h"
+#include "io/cancel.h"
+#include "io/lockdown.h"
+#include "io/trace.h"
+#include "open/inspection.h"
+#include "open/listing.h"
+#include "open/worker/remote_container.h"
+#include "test_files.h"
+#include "vfs/extraction.h"
+#include "vfs/problems.h"
+
+#include <QDir>
+#include <QTest>
+#include <QtConcurrent/QtConcurrentRun>
+#include <csignal>
+
+using namespace asc;
+
+class TestWorkerChannel : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString tarGz_; // tree/ with text files and a 3 MiB random file
+    QString zipOfTar_; // a zip holding a copy of the tar.gz
+    QString manyTar_; // 3000 small files
+
+    static std::vector<Entry> listAll(Container &container)
+    {
+        std::vector<Entry> entries;
+        auto listed = container.list([&](const Entry &entry) {
+            entries.push_back(entry);
+            return true;
+        });
+        if (!listed)
+            qWarning() << listed.error().toString();
+        return entries;
+    }
+
+    static WorkerPtr startWorker(const QString &file)
+    {
+        auto worker = WorkerChannel::start(file);
+        if (!worker)
+            qFatal("%s", qPrintable(worker.error().toString()));
+        return *worker;
+    }
+
+    // The answer to a test-only request (what the worker's attempt came to), or the error.
+    static QString attempt(const WorkerPtr &worker, const QByteArray &act)
+    {
+        auto answer = worker->ask(wire::Kind::Test, [&](wire::Message &m) { m << act; });
+        if (!answer)
+            return QStringLiteral("error: ") + answer.error().toString();
+        QByteArray what;
+        *answer >> what;
+        return QString::fromUtf8(what);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        ASC_REQUIRE_TOOL(QStringLiteral("bsdtar"));
+        qputenv("ARCHIVESCOPE_WORKER_TESTS", "1"); // inherited by the workers started below
+        const QString tree = dir_.filePath(QStringLiteral("tree"));
+        QDir().mkpath(tree + QStringLiteral("/sub"));
+        test::writeFile(dir_, QStringLiteral("tree/a.txt"), "alpha\n");
+        test::writeFile(dir_, QStringLiteral("tree/sub/b.txt"), "bravo\n");
+        test::writeFile(dir_, QStringLiteral("tree/sub/random.bin"), test::seededBytes(3 << 20, 11));
+        tarGz_ = dir_.filePath(QStringLiteral("t.tar.gz"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-czf"), tarGz_, QStringLiteral("-C"), dir_.path(), QStringLiteral("tree")}).exitCode, 0);
+        zipOfTar_ = dir_.filePath(QStringLiteral("outer.zip"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("--format=zip"), QStringLiteral("-cf"), zipOfTar_, QStringLiteral("-C"), dir_.path(), QStringLiteral("t.tar.gz")}).exitCode, 0);
+        const QString many = dir_.filePath(QStringLiteral("many"));
+        QDir().mkpath(many);
+        for (int i = 0; i < 3000; ++i)
+            test::writeFile(dir_, QStringLiteral("many/f%1.txt").arg(i, 5, 10, QLatin1Char('0')), QByteArray::number(i));
+        manyTar_ = dir_.filePath(QStringLiteral("many.tar"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-cf"), manyTar_, QStringLiteral("-C"), dir_.path(), QStringLiteral("many")}).exitCode, 0);
+    }
+
+    void answersAsInProcess()
+    {
+        auto here = inspect(tarGz_, InspectOptions{4096, false});
+        QVERIFY(here.ok());
+        auto worker = startWorker(tarGz_);
+        auto there = inspectIn(worker, tarGz_, InspectOptions{4096, false});
+        QVERIFY2(there.ok(), there.ok() ? "" : qPrintable(there.error().toString()));
+        QCOMPARE(there->inspection.formatName, here->inspection.formatName);
+        QCOMPARE(there->inspection.formatInfo, here->inspection.formatInfo);
+        QCOMPARE(there->inspection.head, here->inspection.head);
+        QCOMPARE(there->inspection.size, here->inspection.size);
+        QVERIFY(std::dynamic_pointer_cast<RemoteContainer>(there->container));
+        QCOMPARE(there->container->formatName(), QStringLiteral("tar"));
+        QCOMPARE(there->location.source->size(), here->location.source->size());
+
+        const auto expected = listAll(*here->container);
+        const auto listed = listAll(*there->container);
+        QCOMPARE(listed.size(), expected.size());
+        for (size_t i = 0; i < listed.size(); ++i) {
+            QCOMPARE(listed[i].path, expected[i].path);
+            QCOMPARE(listed[i].size, expected[i].size);
+            QCOMPARE(listed[i].mtime, expected[i].mtime);
+            QCOMPARE(listed[i].mode, expected[i].mode);
+            QCOMPARE(int(listed[i].type), int(expected[i].type));
+        }
+
+        // Content through a remote source, read in odd pieces across the 16 MiB answer limit's
+        // small cousin: 1 MiB + 3 bytes at a time.
+        auto random = there->container->find("tree/sub/random.bin");
+        QVERIFY(random.ok());
+        auto content = there->container->open(*random);
+        QVERIFY(content.ok());
+        QByteArray got;
+        QByteArray piece((1 << 20) + 3, Qt::Uninitialized);
+        for (uint64_t offset = 0;;) {
+            auto n = (*content)->readAt(offset, std::span<char>(piece.data(), size_t(piece.size())));
+            QVERIFY(n.ok());
+            if (*n == 0)
+                break;
+            got += piece.left(qsizetype(*n));
+            offset += *n;
+        }
+        QCOMPARE(got, test::seededBytes(3 << 20, 11));
+
+        auto missing = there->container->find("tree/nope");
+        QVERIFY(!missing.ok());
+        QCOMPARE(int(missing.error().kind), int(ErrorKind::NotFound));
+        QVERIFY(worker->alive());
+    }
+
+    void extractsInThisProcess()
+    {
+        auto worker = startWorker(tarGz_);
+        auto there = inspectIn(worker, tarGz_);
+        QVERIFY(there.ok());
+        QTemporaryDir out;
+        auto report = extractEntries(*there->container, "tree/sub", out.path(), ExtractOptions{});
+        QVERIFY2(report.ok(), report.ok() ? "" : qPrintable(report.error().toString()));
+        QCOMPARE(report->files, uint64_t(2));
+        QFile random(out.filePath(QStringLiteral("tree/sub/random.bin")));
+        QVERIFY(random.open(QIODevice::ReadOnly));
+        QCOMPARE(random.readAll(), test::seededBytes(3 << 20, 11));
+        QVERIFY(!QFile::exists(out.filePath(QStringLiteral("tree/a.txt"))));
+    }
+
+    void opensNestedContainersInTheWorker()
+    {
+        auto worker = startWorker(zipOfTar_);
+        auto zip = inspectIn(worker, zipOfTar_);
+        QVERIFY(zip.ok());
+        QCOMPARE(zip->container->formatName(), QStringLiteral("zip"));
+        auto inner = zip->container->find("t.tar.gz");
+        QVERIFY(inner.ok());
+        auto nested = openNestedAsync(zip->container, *inner, {}).result();
+        QVERIFY2(nested.ok(), nested.ok() ? "" : qPrintable(nested.error().toString()));
+        QVERIFY(std::dynamic_pointer_cast<RemoteContainer>(*nested));
+        QCOMPARE((*nested)->formatName(), QStringLiteral("tar"));
+        QCOMPARE(listAll(**nested).size(), size_t(5)); // tree, a.txt, sub, b.txt, random.bin
+        // A SPEC into the zip resolves there too.
+        auto spec = inspectIn(worker, zipOfTar_ + QStringLiteral("!/t.tar.gz!/tree/sub"));
+        QVERIFY(spec.ok());
+        QVERIFY(spec->inspection.directory);
+        QCOMPARE(spec->location.directory, QByteArray("tree/sub"));
+    }
+
+    void stopsEarlyAndStaysInStep()
+    {
+        auto worker = startWorker(manyTar_);
+        auto there = inspectIn(worker, manyTar_);
+        QVERIFY(there.ok());
+        int seen = 0;
+        auto listed = there->container->list([&](const Entry &) { return ++seen < 5; });
+        QVERIFY(listed.ok());
+        QCOMPARE(seen, 5);
+        // A stop request of the calling thread reaches the worker: the listing ends as cancelled
+        // (or, if the worker was quicker, complete) and the next request is answered in step.
+        CancelFlag cancel;
+        cancel.cancel();
+        int delivered = 0;
+        {
+            const CancelScope stop(cancel);
+            auto stopped = there->container->list([&](const Entry &) { return ++delivered > 0; });
+            if (!stopped.ok())
+                QCOMPARE(int(stopped.error().kind), int(ErrorKind::Cancelled));
+        }
+        QCOMPARE(listAll(*there->container).size(), size_t(3001));
+        QVERIFY(worker->alive());
+    }
+
+    void bringsProblemsAndTracesBack()
+    {
+        // A tar cut inside its last header: the worker reports it, this thread hears of it.
+        QFile whole(manyTar_);
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QString cut = test::writeFile(dir_, QStringLiteral("cut.tar"), whole.read(512 * 40 + 100));
+        auto worker = startWorker(cut);
+        auto there = inspectIn(worker, cut);
+        QVERIFY(there.ok());
+        std::vector<Error> problems;
+        std::optional<Error> failure;
+        {
+            const ProblemScope collect([&](const Error &problem) { problems.push_back(problem); });
+            auto listed = there->container->list([](const Entry &) { return true; });
+            if (!listed)
+                failure = listed.error();
+        }
+        QVERIFY(failure || !problems.empty());
+        const Error said = failure ? *failure : problems.front();
+        QVERIFY2(said.toString().contains(QStringLiteral("cut.tar")), qPrintable(said.toString()));
+
+        IoTrace::start();
+        auto traced = inspectIn(startWorker(tarGz_), tarGz_);
+        const auto records = IoTrace::stop();
+        QVERIFY(traced.ok());
+        QVERIFY(!records.empty());
+        QVERIFY(IoTrace::files().contains(tarGz_));
+        QVERIFY(std::all_of(records.begin(), records.end(), [](const TraceRecord &r) { return r.thread >= 100; }));
+    }
+
+    void forbiddenActsFailInside()
+    {
+        auto worker = startWorker(tarGz_);
+        for (const char *act : {"open-write", "socket", "exec", "ptrace"}) {
+            const QString what = attempt(worker, act);
+            QVERIFY2(what.startsWith(QStringLiteral("refused: ")), qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(act), what)));
+        }
+        QVERIFY(!QFile::exists(QStringLiteral("/tmp/archivescope-worker-test")));
+        // Reading files by path is still allowed (the worker opens its file and siblings itself).
+        QCOMPARE(attempt(worker, "read"), QStringLiteral("allowed"));
+        QVERIFY(worker->alive());
+    }
+
+    void deathsBecomeErrorsNamingTheFile()
+    {
+        auto crashing = startWorker(tarGz_);
+        const QString crash = attempt(crashing, "crash");
+        QVERIFY2(crash.contains(tarGz_) && crash.contains(QStringLiteral("signal 11")), qPrintable(crash));
+        QVERIFY(!crashing->alive());
+        QVERIFY(!inspectIn(crashing, tarGz_).ok()); // dead stays dead
+
+        // Killed from outside mid-listing: the listing fails with the cause.
+        auto killed = startWorker(manyTar_);
+        auto there = inspectIn(killed, manyTar_);
+        QVERIFY(there.ok());
+        int seen = 0;
+        auto listed = there->container->list([&](const Entry &) {
+            if (++seen == 10)
+                ::kill(killed->pid(), SIGKILL);
+            return true;
+        });
+        QVERIFY(!listed.ok());
+        QVERIFY2(listed.error().toString().contains(QStringLiteral("signal 9")), qPrintable(listed.error().toString()));
+
+        // A spinning worker: the channel counts the quiet seconds; stop() ends it.
+        auto spinning = startWorker(tarGz_);
+        auto spin = QtConcurrent::run([&] { return attempt(spinning, "spin"); });
+        QTRY_VERIFY_WITH_TIMEOUT(spinning->secondsWithoutProgress() >= 1, 20000);
+        spinning->stop();
+        const QString stopped = spin.result();
+        QVERIFY2(stopped.contains(QStringLiteral("stopped")) && stopped.contains(tarGz_), qPrintable(stopped));
+
+        // A fresh worker for the same file works.
+        auto fresh = startWorker(tarGz_);
+        QVERIFY(inspectIn(fresh, tarGz_).ok());
+    }
+
+    void memoryLimitEndsTheWorker()
+    {
+        if (!lockdownHasMemoryLimit())
+            QSKIP("a sanitizer build's workers run without the memory limit (the shadow memory needs the address space)");
+        WorkerSettings settings;
+        settings.limits.memoryBytes = uint64_t(256) << 20;
+        auto worker = WorkerChannel::start(tarGz_, settings);
+        QVERIFY(worker.ok());
+        const QString what = attempt(*worker, "allocate");
+        QVERIFY2(what.contains(QStringLiteral("out of memory")) && what.contains(QStringLiteral("256 MiB")), qPrintable(what));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWorkerChannel)
+#include "tst_worker_channel.moc"
