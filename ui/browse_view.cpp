@@ -9,6 +9,7 @@
 #include "entry_tree_view.h"
 #include "extract_dialog.h"
 #include "open/tree_loader.h"
+#include "open/worker/remote_container.h"
 #include "problem_banner.h"
 #include "units.h"
 
@@ -93,7 +94,7 @@ void BrowseView::connectLoader()
     connect(loader_, &TreeLoader::problemsReported, this, [this](const std::vector<Error> &problems) {
         banner_->addProblems(current_ ? current_->inspection.spec : QString(), problems);
     });
-    connect(loader_, &TreeLoader::failed, this, &BrowseView::showError);
+    connect(loader_, &TreeLoader::failed, this, [this](const QString &context, const Error &error) { showError(context, error); });
     connect(loader_, &TreeLoader::busyChanged, this, &BrowseView::busyChanged);
     connect(loader_, &TreeLoader::idle, this, [this](bool stopped) {
         if (stopped)
@@ -238,9 +239,14 @@ QStringList BrowseView::extractForDrag(const QList<int32_t> &nodes)
     return extractor_->extractForDrag(requestsFor(model_->tree(), nodes), total);
 }
 
-void BrowseView::showError(const QString &context, const Error &error)
+void BrowseView::showError(const QString &context, const Error &error, bool workerEnded)
 {
-    banner_->showMessage(error.file.isEmpty() ? context + QStringLiteral(": ") + error.withoutFile() : error.toString());
+    // The open file's worker process ended (a crash, its memory limit, Stop): what is shown stays,
+    // nothing more can be read from it until the file is opened again.
+    if (current_)
+        if (auto remote = std::dynamic_pointer_cast<RemoteContainer>(current_->container))
+            workerEnded = workerEnded || !remote->worker()->alive();
+    banner_->showFailure(error.file.isEmpty() ? context + QStringLiteral(": ") + error.withoutFile() : error.toString(), workerEnded);
     Q_EMIT status(tr("Problem with %1").arg(context));
 }
 

@@ -44,7 +44,8 @@ public:
     void extractSelectedTo(const QString &directory);
     // Extract…: the dialog (destination remembered, selection or all, folders or flat, existing names).
     void chooseExtraction();
-    void showError(const QString &context, const Error &error);
+    // In the banner; with "Try Again" when the file's worker ended (or `workerEnded` says so).
+    void showError(const QString &context, const Error &error, bool workerEnded = false);
 
     ProblemBanner *banner() const { return banner_; }
     EntryTreeView *tree() const { return tree_; }

@@ -13,6 +13,7 @@
 #include "open/catalog.h"
 #include "open_job.h"
 #include "recent_menu.h"
+#include "stall_prompt.h"
 #include "units.h"
 #include "trace/trace_menu.h"
 #include "view_menu.h"
@@ -33,6 +34,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QUrl>
+#include <QVBoxLayout>
 
 // The resources live in a static library: register them before the first use.
 static void initResources()
@@ -61,7 +63,18 @@ MainWindow::MainWindow(QWidget *parent)
     bench_ = new BenchPanel(workspace_);
     workspace_->addTab(browse_, tr("&Browse"));
     workspace_->addTab(bench_, tr("Bench&mark"));
-    setCentralWidget(workspace_);
+    // Above both workspaces: the question about a worker that stopped making progress.
+    stall_ = new StallPrompt(this);
+    stall_->setPromptSeconds(sandbox().promptSeconds);
+    stall_->setWorkers([this] { return QList<WorkerPtr>{openingWorker_, worker_}; });
+    auto *central = new QWidget(this);
+    auto *column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(stall_);
+    column->addWidget(workspace_, 1);
+    setCentralWidget(central);
+    connect(browse_->banner(), &ProblemBanner::retryRequested, this, [this] { openSpec(retrySpec_); });
     connect(browse_, &BrowseView::status, this, [this](const QString &text) { statusBar()->showMessage(text); });
     connect(browse_, &BrowseView::busyChanged, this, &MainWindow::updateStatus);
     connect(browse_, &BrowseView::listingFinished, this, &MainWindow::listingFinished);
@@ -191,13 +204,15 @@ void MainWindow::openSpec(const QString &spec)
         filter_->clear();
     showBusyMessage(tr("Opening %1…").arg(spec));
     updateStatus();
+    retrySpec_ = spec;
     QPointer<MainWindow> self(this);
-    whenFinished(this, openSpecAsync(spec, nameCharset_), [self, generation, spec](Result<Inspected> result) {
+    whenFinished(this, openSpecAsync(spec, nameCharset_, &openingWorker_), [self, generation, spec](Result<Inspected> result) {
         if (!self || generation != self->generation_)
             return; // a newer open replaced this one
         self->opening_ = false;
+        WorkerPtr worker = std::exchange(self->openingWorker_, nullptr);
         if (!result) {
-            self->browse_->showError(spec, result.error());
+            self->browse_->showError(spec, result.error(), worker && !worker->alive());
             // The location shows what the window shows: the file still open, not the one that failed.
             self->address_->setText(self->currentSpec());
             self->updateStatus();
@@ -208,12 +223,20 @@ void MainWindow::openSpec(const QString &spec)
         self->setWindowTitle(tr("%1 — ArchiveScope").arg(name + (spec.contains(QStringLiteral("!/")) ? QStringLiteral("!/") + spec.section(QStringLiteral("!/"), 1) : QString())));
         self->recentMenu_->add(spec);
         self->bench_->setTarget(spec, qint64(result.value().inspection.size));
+        self->worker_ = worker;
         self->browse_->show(std::move(result).value(), self->nameCharset_);
         if (!self->filter_->text().isEmpty())
             self->filterChanged(self->filter_->text());
         self->updateStatus();
         Q_EMIT self->opened(spec, true);
     });
+}
+
+void MainWindow::stopLoading()
+{
+    if (opening_ && openingWorker_)
+        openingWorker_->stop();
+    browse_->stop();
 }
 
 void MainWindow::showBusyMessage(const QString &text)

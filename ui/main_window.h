@@ -10,6 +10,7 @@
 #include "details_pane.h"
 #include "open/tree_loader.h"
 #include "problem_banner.h"
+#include "open/worker/worker_channel.h"
 
 #include <QMainWindow>
 #include <functional>
@@ -23,6 +24,7 @@ class QTreeView;
 namespace asc::ui {
 
 class TraceMenu;
+class StallPrompt;
 
 class BenchPanel;
 class EntryFilterModel;
@@ -62,7 +64,11 @@ public:
     void setNameCharset(const QByteArray &charset);
     // Extracts the selected entries (all when nothing is selected) into `directory`.
     void extractSelectedTo(const QString &directory) { browse_->extractSelectedTo(directory); }
-    void stopLoading() { browse_->stop(); }
+    // Stops the listing; while a file is being opened, ends its worker process.
+    void stopLoading();
+    StallPrompt *stallPrompt() const { return stall_; }
+    // The worker process reading the open file (null with --no-sandbox or before a file opens).
+    const WorkerPtr &worker() const { return worker_; }
     // Where files beyond the first go when several are dropped or given (a new window each).
     void setExtraFileOpener(std::function<void(const QString &)> opener) { openElsewhere_ = std::move(opener); }
     void openFiles(const QStringList &specs);
@@ -102,6 +108,10 @@ private:
     QByteArray nameCharset_; // "" = names as stored
     quint64 generation_ = 0; // a newer open drops results of older ones
     bool opening_ = false;
+    WorkerPtr openingWorker_; // the worker of the file being opened
+    WorkerPtr worker_; // the open file's
+    QString retrySpec_; // what "Try Again" opens
+    StallPrompt *stall_ = nullptr;
     bool busyMessage_ = false;
     TraceMenu *traceMenu_ = nullptr;
 };

@@ -23,6 +23,8 @@ ProblemBanner::ProblemBanner(QWidget *parent)
     connect(this, &QLabel::linkActivated, this, [this](const QString &link) {
         if (link == QLatin1String("#problems"))
             showDetails();
+        else if (link == QLatin1String("#retry"))
+            Q_EMIT retryRequested();
     });
 }
 
@@ -30,6 +32,11 @@ void ProblemBanner::showMessage(const QString &text)
 {
     setText(text);
     show();
+}
+
+void ProblemBanner::showFailure(const QString &text, bool offerRetry)
+{
+    showMessage(offerRetry ? tr("%1 <a href=\"#retry\">Try Again</a>").arg(text.toHtmlEscaped()) : text);
 }
 
 void ProblemBanner::reset()

@@ -16,12 +16,18 @@ public:
     explicit ProblemBanner(QWidget *parent = nullptr);
 
     void showMessage(const QString &text);
+    // An error after which opening the file again may help (its worker process ended): the
+    // message with a "Try Again" link.
+    void showFailure(const QString &text, bool offerRetry);
     // Adds to the file's problems and shows the summary.
     void addProblems(const QString &file, const std::vector<Error> &problems);
     // A new file: no message, no problems.
     void reset();
     QString message() const { return isHidden() ? QString() : text(); }
     QStringList problems() const { return problems_; }
+
+Q_SIGNALS:
+    void retryRequested();
 
 private:
     void showDetails();

@@ -5,7 +5,9 @@
 #include "io/byte_text.h"
 #include "main_window.h"
 #include "window_set.h"
+#include "open_job.h"
 #include "open_measurement.h"
+#include "units.h"
 #include "process_setup.h"
 #include "version.h"
 
@@ -41,11 +43,37 @@ int main(int argc, char **argv)
     QCommandLineOption exitAfterOpenOption(QStringLiteral("exit-after-open"), QStringLiteral("Print one line per opened file, then quit."));
     exitAfterOpenOption.setFlags(QCommandLineOption::HiddenFromHelp); // for the package test
     parser.addOption(exitAfterOpenOption);
+    QCommandLineOption noSandbox(QStringLiteral("no-sandbox"), QStringLiteral("Parse files in this process instead of a locked-down worker process per file (for debugging)."));
+    parser.addOption(noSandbox);
+    QCommandLineOption memoryLimit(QStringLiteral("memory-limit"), QStringLiteral("The address space each worker process may use (default 2G)."), QStringLiteral("SIZE"));
+    parser.addOption(memoryLimit);
+    QCommandLineOption promptAfter(QStringLiteral("time-limit"),
+                                   QStringLiteral("Ask whether to stop a worker that has read nothing and answered nothing for this long (default 30)."),
+                                   QStringLiteral("SECONDS"));
+    parser.addOption(promptAfter);
     // argv as bytes (not through the locale): a file or entry name need not be UTF-8.
     QStringList arguments;
     for (int i = 0; i < argc; ++i)
         arguments << asc::bytesToText(QByteArray(argv[i]));
     parser.process(arguments);
+    asc::ui::SandboxChoice &sandbox = asc::ui::sandbox();
+    sandbox.enabled = !parser.isSet(noSandbox);
+    if (parser.isSet(memoryLimit)) {
+        const auto bytes = asc::parseSize(parser.value(memoryLimit));
+        if (!bytes || *bytes < (uint64_t(64) << 20)) {
+            std::fprintf(stderr, "archivescope: --memory-limit: '%s' is not a size of at least 64M (e.g. 512M, 2G)\n", qPrintable(parser.value(memoryLimit)));
+            return 2;
+        }
+        sandbox.worker.limits.memoryBytes = *bytes;
+    }
+    if (parser.isSet(promptAfter)) {
+        bool ok = false;
+        sandbox.promptSeconds = parser.value(promptAfter).toInt(&ok);
+        if (!ok || sandbox.promptSeconds < 1) {
+            std::fprintf(stderr, "archivescope: --time-limit: '%s' is not a number of seconds\n", qPrintable(parser.value(promptAfter)));
+            return 2;
+        }
+    }
     if (parser.isSet(measure))
         return asc::ui::measureOpen(parser.value(measure));
 

@@ -169,8 +169,9 @@ private:
             return failure(container.error());
         std::vector<Entry> batch;
         bool gone = false;
-        // Batches leave when full or when they have waited 50 ms: a slow listing still shows its
-        // first rows at once.
+        // Batches leave when full or when they have waited 50 ms, and the first entry at once: a
+        // slow listing still shows its first rows at once.
+        bool first = true;
         auto lastFlush = std::chrono::steady_clock::now();
         auto flush = [&] {
             lastFlush = std::chrono::steady_clock::now();
@@ -182,8 +183,9 @@ private:
         };
         const Container::EntrySink sink = [&](const Entry &entry) {
             batch.push_back(entry);
-            if (batch.size() >= kBatchEntries || (batch.size() % 64 == 0 && std::chrono::steady_clock::now() - lastFlush > std::chrono::milliseconds(50)))
+            if (batch.size() >= kBatchEntries || first || std::chrono::steady_clock::now() - lastFlush > std::chrono::milliseconds(50))
                 flush();
+            first = false;
             return !gone && !cancelArrived();
         };
         auto listed = folder ? (*container)->listDirectory(*folder, sink) : (*container)->list(sink);
