@@ -130,23 +130,12 @@ static QDataStream &writeVector(QDataStream &out, const std::vector<T> &values)
 }
 
 template <typename T>
+static QDataStream &readList(QDataStream &in, T &values);
+
+template <typename T>
 static QDataStream &readVector(QDataStream &in, std::vector<T> &values)
 {
-    quint32 count = 0;
-    in >> count;
-    values.clear();
-    // Each element takes at least a byte: a count beyond what is left is a broken frame.
-    if (in.device() && count > quint64(in.device()->bytesAvailable())) {
-        in.setStatus(QDataStream::ReadCorruptData);
-        return in;
-    }
-    values.reserve(count);
-    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
-        T v{};
-        in >> v;
-        values.push_back(std::move(v));
-    }
-    return in;
+    return readList(in, values);
 }
 
 QDataStream &operator<<(QDataStream &out, const InspectedFacts &f)
@@ -177,6 +166,27 @@ QDataStream &operator>>(QDataStream &in, InspectedFacts &f)
     return readOptional(in, f.source);
 }
 
+// Qt's own QList reading reserves whatever count the bytes claim: from a worker that would let a
+// damaged or hostile peer make this process allocate gigabytes. Counts are checked against the
+// bytes left.
+template <typename List>
+static QDataStream &readList(QDataStream &in, List &values)
+{
+    quint32 count = 0;
+    in >> count;
+    values.clear();
+    if (in.device() && count > quint64(in.device()->bytesAvailable())) {
+        in.setStatus(QDataStream::ReadCorruptData);
+        return in;
+    }
+    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
+        typename List::value_type v{};
+        in >> v;
+        values.push_back(std::move(v));
+    }
+    return in;
+}
+
 QDataStream &operator<<(QDataStream &out, const TraceFacts &t)
 {
     out << t.files << t.layers << quint32(t.reads.size());
@@ -188,8 +198,12 @@ QDataStream &operator<<(QDataStream &out, const TraceFacts &t)
 QDataStream &operator>>(QDataStream &in, TraceFacts &t)
 {
     quint32 count = 0;
-    in >> t.files >> t.layers >> count;
+    readList(in, t.files);
+    readList(in, t.layers);
+    in >> count;
     t.reads.clear();
+    if (in.device() && count > quint64(in.device()->bytesAvailable()))
+        in.setStatus(QDataStream::ReadCorruptData);
     for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
         TraceFacts::Read r{};
         in >> r.file >> r.layer >> r.offset >> r.length >> r.tNs >> r.thread;
