@@ -5,6 +5,9 @@
 #   listing a 200,201-entry tar (budget: <= 1.15x in-process)
 #   cat of a 1 GiB entry to a pipe (budget: >= 0.85x in-process throughput)
 #   info of a small archive: the worker's start-up (budget: < 50 ms added)
+# and the GUI (archivescope --measure-open, offscreen) with its worker per file and without:
+#   first 1000 rows of the 200k-entry tar (budget: < 0.5 s), whole tree (<= 1.15x),
+#   opening a small archive (budget: < 50 ms added), the idle worker's resident memory (< 20 MB)
 # Usage: bench/sandbox.sh [WORKDIR]   (shares archives.sh's files; default /tmp/archivescope-bench)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -46,6 +49,31 @@ print("| worker waiting on its output (`cat` to a full pipe) | %.1f MiB resident
 PY
 )
 rm -f "$json"
+gui=$here/build/release/app/archivescope
+guirows=$(QT_QPA_PLATFORM=offscreen python3 - "$gui" <<'PY'
+import json, subprocess, sys, statistics
+gui = sys.argv[1]
+def measure(spec, sandbox, runs):
+    out = []
+    for _ in range(runs):
+        args = [gui, "--measure-open", spec] + ([] if sandbox else ["--no-sandbox"])
+        out.append(json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]))
+    return out
+def med(rows, key):
+    return statistics.median(r[key] for r in rows)
+many_w, many_i = measure("many.tar", True, 5), measure("many.tar", False, 5)
+small_w, small_i = measure("small.tar.gz", True, 11), measure("small.tar.gz", False, 11)
+for what, key, w, i in (("first 1000 rows of many.tar", "first_1000_rows_ms", many_w, many_i),
+                        ("whole tree of many.tar", "complete_ms", many_w, many_i),
+                        ("opening small.tar.gz", "complete_ms", small_w, small_i)):
+    a, b = med(w, key), med(i, key)
+    print("| GUI: %s | %.0f ms | %.0f ms | %.2f | %+.0f ms |" % (what, a, b, a / b if b else 0, a - b))
+print("IDLE| GUI worker after listing many.tar (200k entries) | %.1f MiB resident |" % (med(many_w, "worker_rss_bytes") / 2**20))
+print("IDLE| GUI worker after opening small.tar.gz | %.1f MiB resident |" % (med(small_w, "worker_rss_bytes") / 2**20))
+PY
+)
+guiidle=$(printf '%s\n' "$guirows" | sed -n 's/^IDLE//p')
+guirows=$(printf '%s\n' "$guirows" | grep -v '^IDLE')
 
 cat <<MD
 ### The sandboxed worker ($(date -u +%Y-%m-%d), $(nproc) cores, $(uname -r))
@@ -58,8 +86,10 @@ medians. Budgets: listing <= 1.15x, cat >= 0.85x the throughput (time <= 1.18x),
 $list
 $cat1g
 $start
+$guirows
 
 | idle worker | |
 |---|---:|
 $idle
+$guiidle
 MD

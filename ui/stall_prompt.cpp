@@ -12,9 +12,9 @@
 namespace asc::ui {
 
 StallPrompt::StallPrompt(QWidget *parent)
-    : QFrame(parent)
-    , text_(new QLabel(this))
-    , timer_(new QTimer(this))
+    : QFrame(parent),
+      text_(new QLabel(this)),
+      timer_(new QTimer(this))
 {
     setObjectName(QStringLiteral("stallPrompt"));
     setFrameShape(QFrame::StyledPanel);

@@ -8,6 +8,9 @@
 #include "vfs/extraction.h"
 #include "io/byte_text.h"
 #include "open/spec.h"
+#include "open/worker/remote_container.h"
+#include "vfs/problems.h"
+#include "worker_options.h"
 
 #include <cstdio>
 
@@ -59,19 +62,46 @@ int runExtract(const QStringList &args)
             return usage(QStringLiteral("extract: --max-ratio: not a number: %1").arg(parser.value(QStringLiteral("max-ratio"))));
     }
 
-    auto location = resolve(spec);
-    if (!location)
-        return fail(spec, location.error());
+    // The archive is parsed in a locked-down worker (unless --no-sandbox); the files are written
+    // here, by this process, through the same safe extraction.
+    Location location;
+    std::optional<Inspected> inWorker;
+    const WorkerOptions &sandbox = workerOptions();
+    if (sandbox.sandbox) {
+        WorkerSettings settings;
+        settings.limits = sandbox.limits.lockdown;
+        settings.stopAfterQuietSeconds = sandbox.limits.noProgressSeconds;
+        auto worker = WorkerChannel::start(splitSpec(spec).file, settings);
+        if (!worker)
+            return fail(spec, worker.error());
+        auto inspected = inspectIn(*worker, spec);
+        if (!inspected)
+            return fail(spec, inspected.error());
+        for (const Error &problem : inspected->inspection.problems)
+            reportProblem(problem);
+        location = inspected->location;
+        inWorker = std::move(inspected).value();
+    } else {
+        auto resolved = resolve(spec);
+        if (!resolved)
+            return fail(spec, resolved.error());
+        location = std::move(resolved).value();
+    }
     ContainerPtr container;
     QByteArray selection;
-    if (location->isDirectory()) {
-        container = location->parent;
-        selection = location->directory;
-    } else if (location->parent && location->entry && location->entry->type == EntryType::File) {
-        container = location->parent;
-        selection = location->entry->path;
+    if (location.isDirectory()) {
+        container = location.parent;
+        selection = location.directory;
+    } else if (location.parent && location.entry && location.entry->type == EntryType::File) {
+        container = location.parent;
+        selection = location.entry->path;
+    } else if (inWorker) {
+        if (!inWorker->container)
+            return fail(spec, inWorker->inspection.openError.value_or(
+                                  Error::format(location.source->name(), std::nullopt, QStringLiteral("not a recognised archive or disk image"))));
+        container = inWorker->container;
     } else {
-        auto opened = containerAt(*location);
+        auto opened = containerAt(location);
         if (!opened)
             return fail(spec, opened.error());
         container = std::move(opened).value();

@@ -2,8 +2,6 @@
 #pragma once
 // One function per subcommand; each parses its own arguments (args[0] is the command name).
 
-#include "io/lockdown.h"
-
 #include <QStringList>
 #include <functional>
 
@@ -22,8 +20,6 @@ int runMap(const QStringList &args);
 int runPxarCreate(const QStringList &args);
 int runWriteBench(const QStringList &args);
 int runMimeType(const QStringList &args);
-// The GUI's worker process (open/worker): locks down with `limits`, serves its socket.
-int runWorker(const QStringList &args, LockdownLimits limits);
 // Runs `dispatch` on the command after `--` with the I/O trace on.
 int runTrace(const QStringList &args, const std::function<int(const QStringList &)> &dispatch);
 

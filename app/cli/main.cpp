@@ -140,8 +140,6 @@ int main(int argc, char **argv)
         cli::printLine(libraryVersions());
         return cli::Success;
     }
-    if (command == QLatin1String("worker"))
-        return cli::runWorker(args, worker.limits.lockdown);
     struct Command {
         const char *name;
         int (*run)(const QStringList &);

@@ -29,6 +29,17 @@ static std::optional<QString> takeValue(QStringList &args, qsizetype i, const QS
     return std::nullopt;
 }
 
+static WorkerOptions &given()
+{
+    static WorkerOptions options;
+    return options;
+}
+
+const WorkerOptions &workerOptions()
+{
+    return given();
+}
+
 std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &options)
 {
     for (qsizetype i = 0; i < args.size();) {
@@ -55,6 +66,7 @@ std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &optio
         }
         ++i;
     }
+    given() = options;
     return std::nullopt;
 }
 

@@ -24,6 +24,8 @@ struct WorkerOptions {
 // Takes the global options out of `args`; a usage error's message when one is malformed.
 std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &options);
 bool parsesInWorker(const QString &command);
+// The options the command line gave (for commands that talk to a worker themselves: extract).
+const WorkerOptions &workerOptions();
 // The exit status for how the worker ended, with a line on stderr naming `spec` and the cause
 // when it did not end by itself.
 int workerStatus(const WorkerEnd &end, const QString &spec, const WorkerLimits &limits);

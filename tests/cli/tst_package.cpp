@@ -181,7 +181,10 @@ private Q_SLOTS:
     {
         const QString binary = root_ + QStringLiteral("/usr/bin/archivescope");
         QVERIFY(QFile::exists(binary));
+        // Each file is parsed by the installed worker, found from the binary's folder.
+        QVERIFY(QFileInfo(root_ + QStringLiteral("/usr/libexec/archivescope/archivescope-worker")).isExecutable());
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("ARCHIVESCOPE_WORKER"));
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
         // Its own settings: the user's recent files stay untouched, and no other process's
         // settings lock can hold this one up.

@@ -40,8 +40,8 @@ Result<void> doneOf(WorkerChannel &worker, wire::Received &done)
 } // namespace
 
 RemoteSource::RemoteSource(WorkerPtr worker, const wire::SourceFacts &facts)
-    : worker_(std::move(worker))
-    , facts_(facts)
+    : worker_(std::move(worker)),
+      facts_(facts)
 {
 }
 
@@ -72,9 +72,9 @@ Result<size_t> RemoteSource::readAt(uint64_t offset, std::span<char> buf) const
 }
 
 RemoteContainer::RemoteContainer(WorkerPtr worker, wire::ContainerFacts facts)
-    : worker_(std::move(worker))
-    , facts_(std::move(facts))
-    , source_(std::make_shared<RemoteSource>(worker_, facts_.source))
+    : worker_(std::move(worker)),
+      facts_(std::move(facts)),
+      source_(std::make_shared<RemoteSource>(worker_, facts_.source))
 {
 }
 
@@ -156,7 +156,8 @@ Result<ContainerPtr> RemoteContainer::openNested(const Entry &entry)
 
 Result<void> RemoteContainer::walk(const ContentSink &sink)
 {
-    return worker_->converse(Kind::Walk, [&](Message &m) { m << facts_.id; }, [&]() -> Result<void> {
+    return worker_->converse(
+        Kind::Walk, [&](Message &m) { m << facts_.id; }, [&]() -> Result<void> {
         std::optional<Error> sinkError;
         bool enough = false;
         for (;;) {
@@ -199,8 +200,7 @@ Result<void> RemoteContainer::walk(const ContentSink &sink)
             enough = !goOn;
             if (auto told = worker_->reply(Message(goOn ? Kind::WalkNext : Kind::WalkStop).bytes()); !told)
                 return told;
-        }
-    });
+        } });
 }
 
 Result<Inspected> inspectIn(const WorkerPtr &worker, const QString &spec, const InspectOptions &options)
@@ -222,6 +222,10 @@ Result<Inspected> inspectIn(const WorkerPtr &worker, const QString &spec, const 
         out.location.raw = out.location.source;
     } else {
         out.location.parent = out.container; // a folder: its container
+    }
+    if (facts->parent) {
+        out.location.parent = std::make_shared<RemoteContainer>(worker, std::move(*facts->parent));
+        out.location.entry = facts->entry;
     }
     return out;
 }

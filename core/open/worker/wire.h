@@ -83,6 +83,8 @@ struct InspectedFacts {
     QByteArray directory; // a folder inside the container
     std::optional<ContainerFacts> container;
     std::optional<SourceFacts> source; // the bytes at the SPEC (none for a folder)
+    std::optional<ContainerFacts> parent; // for an entry: the container holding it
+    std::optional<Entry> entry;
 };
 
 struct TraceFacts {

@@ -11,6 +11,7 @@
 #include "vfs/problems.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <cerrno>
 #include <chrono>
@@ -33,8 +34,12 @@ QString workerProgram()
     const QString chosen = qEnvironmentVariable("ARCHIVESCOPE_WORKER");
     if (!chosen.isEmpty())
         return chosen;
-    const QString dir = QCoreApplication::instance() ? QCoreApplication::applicationDirPath() : QString();
-    return dir.isEmpty() ? QStringLiteral("archivescope-cli") : dir + QStringLiteral("/archivescope-cli");
+    // Beside this program (a build tree), else where the package installs it (bin/../libexec).
+    const QString dir = QCoreApplication::instance() ? QCoreApplication::applicationDirPath() : QStringLiteral(".");
+    const QString beside = dir + QStringLiteral("/archivescope-worker");
+    if (QFileInfo(beside).isExecutable())
+        return beside;
+    return QDir::cleanPath(dir + QStringLiteral("/" ARCHIVESCOPE_WORKER_FROM_BIN "/archivescope-worker"));
 }
 
 Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file, const WorkerSettings &settings)
@@ -59,7 +64,7 @@ Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file,
     const QByteArray memory = QByteArray::number(quint64(settings.limits.memoryBytes));
     const QByteArray files = QByteArray::number(settings.limits.maxOpenFiles);
     // Backing files outside an image's folder: followed without asking when this process would.
-    const char *argv[] = {path.constData(), "worker", "--socket-fd", "3", "--memory-limit", memory.constData(), "--max-open-files",
+    const char *argv[] = {path.constData(), "--socket-fd", "3", "--memory-limit", memory.constData(), "--max-open-files",
                           files.constData(), backingPolicy().allowOutside ? "--allow-backing" : nullptr, nullptr};
     pid_t pid = -1;
     const int spawned = ::posix_spawn(&pid, path.constData(), &actions, &attributes, const_cast<char **>(argv), environ);
@@ -70,14 +75,15 @@ Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file,
         ::close(pair[0]);
         return Error::system(file, QStringLiteral("start the worker %1").arg(program), spawned);
     }
-    return std::shared_ptr<WorkerChannel>(new WorkerChannel(file, pair[0], pid, settings.limits));
+    return std::shared_ptr<WorkerChannel>(new WorkerChannel(file, pair[0], pid, settings));
 }
 
-WorkerChannel::WorkerChannel(QString file, int fd, pid_t pid, LockdownLimits limits)
-    : file_(std::move(file))
-    , fd_(fd)
-    , pid_(pid)
-    , limits_(limits)
+WorkerChannel::WorkerChannel(QString file, int fd, pid_t pid, const WorkerSettings &settings)
+    : file_(std::move(file)),
+      fd_(fd),
+      pid_(pid),
+      limits_(settings.limits),
+      stopAfterQuietSeconds_(settings.stopAfterQuietSeconds)
 {
 }
 
@@ -124,7 +130,10 @@ Error WorkerChannel::ended()
     }
     QString why;
     ErrorKind kind = ErrorKind::Format;
-    if (stopped_) {
+    if (stalled_) {
+        kind = ErrorKind::Limit;
+        why = QStringLiteral("the worker reading it was ended after %1 s without reading a byte or answering").arg(stopAfterQuietSeconds_);
+    } else if (stopped_) {
         kind = ErrorKind::Cancelled;
         why = QStringLiteral("reading stopped: its worker was ended");
     } else if (WIFSIGNALED(status)) {
@@ -242,6 +251,10 @@ Result<wire::Received> WorkerChannel::next()
                 lastProgress = now;
             }
             quiet_ = int(std::chrono::duration_cast<std::chrono::seconds>(now - lastProgress).count());
+            if (stopAfterQuietSeconds_ > 0 && quiet_ >= stopAfterQuietSeconds_ && !stopped_) {
+                stalled_ = true;
+                stop();
+            }
         }
     }
 }

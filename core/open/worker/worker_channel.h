@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The client's end of one worker process (one per opened file): starts `archivescope-cli worker`
+// The client's end of one worker process (one per opened file): starts `archivescope-worker`
 // with one end of a socketpair, sends requests and reads their answers (one request at a time;
 // other callers wait), and watches it: how long it has gone without progress (no answer, no byte
 // read), and when it ends, why (a crash, the memory limit, being stopped) as an Error naming the
@@ -19,11 +19,15 @@
 namespace asc {
 
 struct WorkerSettings {
-    QString program; // the archivescope-cli to run; empty: workerProgram()
+    QString program; // the archivescope-worker to run; empty: workerProgram()
     LockdownLimits limits;
+    // Ends a worker that has answered nothing and read nothing for this long (0: never; the GUI
+    // asks the user instead).
+    int stopAfterQuietSeconds = 0;
 };
 
-// Where the worker program is: $ARCHIVESCOPE_WORKER, else archivescope-cli beside this program.
+// Where the worker program is: $ARCHIVESCOPE_WORKER, else archivescope-worker beside this program,
+// else in the installed libexec folder.
 QString workerProgram();
 
 class WorkerChannel {
@@ -63,7 +67,7 @@ public:
     pid_t pid() const { return pid_; }
 
 private:
-    WorkerChannel(QString file, int fd, pid_t pid, LockdownLimits limits);
+    WorkerChannel(QString file, int fd, pid_t pid, const WorkerSettings &settings);
     Result<void> send(wire::Kind kind, const Fields &fields);
     Error ended(); // reaps the worker, the error every request answers from now on
     void importTrace(wire::Received &message);
@@ -72,6 +76,8 @@ private:
     int fd_;
     pid_t pid_;
     LockdownLimits limits_;
+    int stopAfterQuietSeconds_ = 0;
+    std::atomic<bool> stalled_{false}; // stopped for its silence, not by request
     std::mutex exchange_; // one request at a time
     std::mutex releaseMutex_;
     QList<quint32> released_;

@@ -13,6 +13,7 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <malloc.h>
 #include <poll.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
@@ -76,6 +77,10 @@ public:
                 sendTrace();
             if (!wire::sendFrame(fd_, answer))
                 return 0;
+            // A listing or an opening leaves freed batches and buffers behind: give them back
+            // while the worker waits (an idle worker should stay small).
+            if (request.kind() != Kind::ReadAt && request.kind() != Kind::Find)
+                ::malloc_trim(0);
         }
         return 0;
     }
@@ -152,6 +157,10 @@ private:
             facts.container = keep(inspected->container);
         if (inspected->location.source)
             facts.source = keep(inspected->location.source);
+        if (!facts.inspection.directory && inspected->location.parent && inspected->location.entry) {
+            facts.parent = keep(inspected->location.parent);
+            facts.entry = inspected->location.entry;
+        }
         return (Message(Kind::Inspected) << facts).bytes();
     }
 
@@ -194,7 +203,7 @@ private:
         Message done(Kind::Done);
         done << !listed;
         if (!listed)
-            done << (cancelled_ ? Error::cancelled() : listed.error());
+            done << (cancelled_.load() ? Error::cancelled() : listed.error());
         return done.bytes();
     }
 
@@ -260,7 +269,7 @@ private:
         Message done(Kind::Done);
         done << !walked;
         if (!walked)
-            done << (cancelled_ ? Error::cancelled() : walked.error());
+            done << (cancelled_.load() ? Error::cancelled() : walked.error());
         return done.bytes();
     }
 
@@ -366,17 +375,19 @@ private:
     bool send(const QByteArray &message) { return wire::sendFrame(fd_, message); }
 
     // Whether the client asked to stop: any byte that arrives while a request runs says so.
-    // Asked per read, so looked at no more than every few milliseconds.
+    // Asked per read (also by a decoding thread reading ahead), so looked at no more than every
+    // few milliseconds.
     bool cancelArrived()
     {
-        if (cancelled_)
+        if (cancelled_.load(std::memory_order_relaxed))
             return true;
-        const auto now = std::chrono::steady_clock::now();
-        if (now - lastLook_ < std::chrono::milliseconds(5))
+        const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+        if (now - lastLookMs_.load(std::memory_order_relaxed) < 5)
             return false;
-        lastLook_ = now;
+        lastLookMs_.store(now, std::memory_order_relaxed);
         pollfd incoming{fd_, POLLIN, 0};
-        cancelled_ = ::poll(&incoming, 1, 0) > 0;
+        if (::poll(&incoming, 1, 0) > 0)
+            cancelled_ = true;
         return cancelled_;
     }
 
@@ -402,8 +413,8 @@ private:
     std::unordered_map<quint32, SourcePtr> sources_;
     quint32 nextId_ = 1;
     std::vector<Error> problems_;
-    bool cancelled_ = false;
-    std::chrono::steady_clock::time_point lastLook_{};
+    std::atomic<bool> cancelled_{false};
+    std::atomic<int64_t> lastLookMs_{0};
 };
 
 } // namespace

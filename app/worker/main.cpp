@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// archivescope-worker --socket-fd N [--memory-limit BYTES] [--max-open-files N] [--allow-backing]:
+// the process the GUI (and `archivescope-cli extract`) starts for each file it opens
+// (open/worker/worker_channel.h). Not for people: it locks itself down before it reads a byte,
+// then answers requests on the socket until its parent closes it. Its own small program (Qt Core
+// and the parsers, no widgets), so an idle worker stays small.
+
+#include "open/reading_policy.h"
+#include "io/worker_process.h"
+#include "open/worker/worker_server.h"
+#include "process_setup.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/socket.h>
+
+int main(int argc, char **argv)
+{
+    asc::useUtf8Locale();
+    int fd = -1;
+    asc::LockdownLimits limits;
+    for (int i = 1; i < argc; ++i) {
+        const bool hasValue = i + 1 < argc;
+        if (std::strcmp(argv[i], "--socket-fd") == 0 && hasValue)
+            fd = std::atoi(argv[++i]);
+        else if (std::strcmp(argv[i], "--memory-limit") == 0 && hasValue)
+            limits.memoryBytes = std::strtoull(argv[++i], nullptr, 10);
+        else if (std::strcmp(argv[i], "--max-open-files") == 0 && hasValue)
+            limits.maxOpenFiles = std::max(8, std::atoi(argv[++i]));
+        else if (std::strcmp(argv[i], "--allow-backing") == 0)
+            asc::backingPolicy().allowOutside = true;
+    }
+    int type = 0;
+    socklen_t length = sizeof type;
+    if (fd < 0 || ::getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &length) != 0) {
+        std::fputs("archivescope-worker: started by ArchiveScope for each file it opens; not for use by hand\n", stderr);
+        return 2;
+    }
+    ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+    if (limits.memoryBytes < (uint64_t(64) << 20))
+        limits.memoryBytes = uint64_t(64) << 20;
+    asc::becomeWorker();
+    if (auto locked = asc::lockDown(limits); !locked) {
+        std::fprintf(stderr, "archivescope-worker: cannot lock down: %s\n", qPrintable(locked.error().toString()));
+        return asc::kWorkerLockdownFailed;
+    }
+    return asc::serveWorker(fd);
+}
