@@ -31,6 +31,7 @@ LocationBar::LocationBar(QWidget *parent)
     filter_->addAction(clearFilter);
     connect(filter_, &QLineEdit::textChanged, this, &LocationBar::filterChanged);
     stop_ = new QAction(QApplication::style()->standardIcon(QStyle::SP_BrowserStop), tr("Stop"), this);
+    stop_->setObjectName(QStringLiteral("stopLoading"));
     stop_->setToolTip(tr("Stop loading"));
     stop_->setEnabled(false);
     connect(stop_, &QAction::triggered, this, &LocationBar::stopRequested);

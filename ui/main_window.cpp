@@ -252,7 +252,7 @@ void MainWindow::updateStatus()
         busyMessage_ = false;
         statusBar()->showMessage(browse_->current() ? tr("%1: %2").arg(currentSpec(), sizeLabel(currentSize())) : QString());
     }
-    location_->stopAction()->setEnabled(browse_->isBusy());
+    location_->stopAction()->setEnabled(isBusy()); // while opening too: Stop then ends the worker
     progress_->setVisible(isBusy() || browse_->isExtracting());
     const int32_t entries = model()->tree().size() - 1;
     QString count = entries > 0 ? countText(uint64_t(entries), tr("%n entry"), tr("%n entries")) : QString();

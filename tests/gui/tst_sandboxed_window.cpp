@@ -152,6 +152,24 @@ private Q_SLOTS:
         QVERIFY(opened.last().at(1).toBool());
     }
 
+    void stopWhileOpeningEndsTheWorker()
+    {
+        const QString mute = test::writeFile(dir_, QStringLiteral("mute-worker-2"), "#!/bin/sh\nexec sleep 600\n");
+        QFile::setPermissions(mute, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QByteArray real = qgetenv("ARCHIVESCOPE_WORKER");
+        qputenv("ARCHIVESCOPE_WORKER", mute.toLocal8Bit());
+        ui::MainWindow window;
+        QSignalSpy opened(&window, &ui::MainWindow::opened);
+        window.openSpec(tar_);
+        qputenv("ARCHIVESCOPE_WORKER", real);
+        auto *stop = window.findChild<QAction *>(QStringLiteral("stopLoading"));
+        QVERIFY(stop && stop->isEnabled()); // Stop works while a file opens, not only while it lists
+        stop->trigger();
+        QVERIFY(opened.wait(20000));
+        QVERIFY(!opened.last().at(1).toBool());
+        QVERIFY2(window.bannerText().contains(QStringLiteral("reading stopped")), qPrintable(window.bannerText()));
+    }
+
     void noSandboxParsesHere()
     {
         ui::sandbox().enabled = false;
