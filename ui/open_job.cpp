@@ -19,7 +19,9 @@ QFuture<Result<Inspected>> openSpecAsync(const QString &spec, const QByteArray &
 {
     WorkerPtr worker;
     if (sandbox().enabled) {
-        auto started = WorkerChannel::start(splitSpec(spec).file, sandbox().worker);
+        WorkerSettings settings = sandbox().worker;
+        settings.nameCharset = nameCharset;
+        auto started = WorkerChannel::start(splitSpec(spec).file, settings);
         if (!started)
             return QtFuture::makeReadyFuture(Result<Inspected>(started.error()));
         worker = *started;

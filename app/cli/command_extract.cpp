@@ -7,6 +7,7 @@
 #include "units.h"
 #include "vfs/extraction.h"
 #include "io/byte_text.h"
+#include "open/reading_policy.h"
 #include "open/spec.h"
 #include "open/worker/remote_container.h"
 #include "vfs/problems.h"
@@ -71,6 +72,7 @@ int runExtract(const QStringList &args)
         WorkerSettings settings;
         settings.limits = sandbox.limits.lockdown;
         settings.stopAfterQuietSeconds = sandbox.limits.noProgressSeconds;
+        settings.nameCharset = currentNameCharset();
         auto worker = WorkerChannel::start(splitSpec(spec).file, settings);
         if (!worker)
             return fail(spec, worker.error());

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// archivescope-worker --socket-fd N [--memory-limit BYTES] [--max-open-files N] [--allow-backing]:
+// archivescope-worker --socket-fd N [--memory-limit BYTES] [--max-open-files N] [--allow-backing]
+// [--charset NAME]:
 // the process the GUI (and `archivescope-cli extract`) starts for each file it opens
 // (open/worker/worker_channel.h). Not for people: it locks itself down before it reads a byte,
 // then answers requests on the socket until its parent closes it. Its own small program (Qt Core
@@ -14,6 +15,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <ctime>
+#include <iconv.h>
+#include <vector>
 #include <sys/socket.h>
 
 int main(int argc, char **argv)
@@ -21,6 +25,10 @@ int main(int argc, char **argv)
     asc::useUtf8Locale();
     int fd = -1;
     asc::LockdownLimits limits;
+    limits.mayOpenFiles = false; // the parent opens what the file needs and passes descriptors
+    // Names are decoded with iconv, whose converters are shared objects loaded on first use: loaded
+    // now, before opening becomes impossible, and kept (an open converter keeps its module).
+    std::vector<const char *> charsets = {"UTF-8", "UTF-16LE", "UTF-16BE", "CP437", "CP1252", "ISO-8859-1"};
     for (int i = 1; i < argc; ++i) {
         const bool hasValue = i + 1 < argc;
         if (std::strcmp(argv[i], "--socket-fd") == 0 && hasValue)
@@ -31,6 +39,8 @@ int main(int argc, char **argv)
             limits.maxOpenFiles = std::max(8, std::atoi(argv[++i]));
         else if (std::strcmp(argv[i], "--allow-backing") == 0)
             asc::backingPolicy().allowOutside = true;
+        else if (std::strcmp(argv[i], "--charset") == 0 && hasValue)
+            charsets.push_back(argv[++i]);
     }
     int type = 0;
     socklen_t length = sizeof type;
@@ -41,6 +51,12 @@ int main(int argc, char **argv)
     ::fcntl(fd, F_SETFD, FD_CLOEXEC);
     if (limits.memoryBytes < (uint64_t(64) << 20))
         limits.memoryBytes = uint64_t(64) << 20;
+    for (const char *charset : charsets) {
+        for (const auto &[to, from] : {std::pair{"UTF-8", charset}, std::pair{charset, "UTF-8"}})
+            (void)::iconv_open(to, from); // kept open on purpose
+    }
+    // The local time zone (zip and other DOS times are local): read now, kept by the C library.
+    ::tzset();
     asc::becomeWorker();
     if (auto locked = asc::lockDown(limits); !locked) {
         std::fprintf(stderr, "archivescope-worker: cannot lock down: %s\n", qPrintable(locked.error().toString()));

@@ -14,12 +14,23 @@
 
 namespace asc {
 
+static FileOpener &fileOpener()
+{
+    static FileOpener opener;
+    return opener;
+}
+
+void setFileOpener(FileOpener opener)
+{
+    fileOpener() = std::move(opener);
+}
+
 Result<std::shared_ptr<FileSource>> FileSource::open(const QString &path)
 {
     const QByteArray native = nativePath(path);
-    int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC);
+    int fd = fileOpener() ? fileOpener()(native) : ::open(native.constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return Error::system(path, QStringLiteral("open"), errno);
+        return Error::system(path, QStringLiteral("open"), fileOpener() ? -fd : errno);
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         int err = errno;

@@ -4,7 +4,15 @@
 
 #include "byte_source.h"
 
+#include <functional>
+
 namespace asc {
+
+// Where FileSource::open gets its descriptor in a process that may not open files itself (the
+// worker: its parent opens what its policy allows and passes the descriptor). Returns a read-only
+// descriptor, or -errno. Unset: open(2). Process-wide; set it before any thread opens a file.
+using FileOpener = std::function<int(const QByteArray &nativePath)>;
+void setFileOpener(FileOpener opener);
 
 class FileSource final : public ByteSource {
 public:

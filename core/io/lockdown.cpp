@@ -101,11 +101,16 @@ Result<void> lockDown(const LockdownLimits &limits)
         rc = rc ? rc : deny(filter.ctx, EACCES, seccomp_syscall_resolve_name(name));
     // openat2 passes its flags in memory: refused as unknown (glibc does not need it).
     rc = rc ? rc : deny(filter.ctx, ENOSYS, seccomp_syscall_resolve_name("openat2"));
-    for (const int flag : {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND, int(__O_TMPFILE)}) {
-        const scmp_arg_cmp openFlags[] = {SCMP_A1(SCMP_CMP_MASKED_EQ, scmp_datum_t(flag), scmp_datum_t(flag))};
-        const scmp_arg_cmp openatFlags[] = {SCMP_A2(SCMP_CMP_MASKED_EQ, scmp_datum_t(flag), scmp_datum_t(flag))};
-        rc = rc ? rc : deny(filter.ctx, EACCES, SCMP_SYS(open), 1, openFlags);
-        rc = rc ? rc : deny(filter.ctx, EACCES, SCMP_SYS(openat), 1, openatFlags);
+    if (!limits.mayOpenFiles) {
+        rc = rc ? rc : deny(filter.ctx, EACCES, SCMP_SYS(open));
+        rc = rc ? rc : deny(filter.ctx, EACCES, SCMP_SYS(openat));
+    } else {
+        for (const int flag : {O_WRONLY, O_RDWR, O_CREAT, O_TRUNC, O_APPEND, int(__O_TMPFILE)}) {
+            const scmp_arg_cmp openFlags[] = {SCMP_A1(SCMP_CMP_MASKED_EQ, scmp_datum_t(flag), scmp_datum_t(flag))};
+            const scmp_arg_cmp openatFlags[] = {SCMP_A2(SCMP_CMP_MASKED_EQ, scmp_datum_t(flag), scmp_datum_t(flag))};
+            rc = rc ? rc : deny(filter.ctx, EACCES, SCMP_SYS(open), 1, openFlags);
+            rc = rc ? rc : deny(filter.ctx, EACCES, SCMP_SYS(openat), 1, openatFlags);
+        }
     }
     if (rc != 0)
         return fail("seccomp_rule_add", -rc);

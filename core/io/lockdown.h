@@ -8,8 +8,8 @@
 // fail with EPERM/EACCES rather than killing it, so a library that tries one (libarchive
 // starting an external decompressor) gets a clean error.
 //
-// What it does not stop: reading files the user can read (the parser opens the file, nested
-// sources and sibling images by path), and a kernel bug reachable through the calls it allows.
+// What it does not stop: reading files the user can read, unless mayOpenFiles is false (then
+// nothing can be opened at all), and a kernel bug reachable through the calls it allows.
 
 #include "io/result.h"
 
@@ -20,6 +20,9 @@ namespace asc {
 struct LockdownLimits {
     uint64_t memoryBytes = uint64_t(2) << 30; // address space, not resident memory
     int maxOpenFiles = 256;
+    // False: open(2) of any path fails too, reading included (the GUI's worker: its parent opens
+    // what the file needs and passes the descriptors).
+    bool mayOpenFiles = true;
 };
 
 Result<void> lockDown(const LockdownLimits &limits);

@@ -2,7 +2,7 @@
 // The GUI's worker process (open/worker): a file inspected, listed, read, walked and extracted
 // through it gives what the same calls give in this process; nested containers are opened there;
 // a stop reaches it and the conversation stays in step; problems and trace records come back;
-// forbidden acts fail inside it; a crash, the memory limit, a stop of a spinning worker and a kill
+// forbidden acts fail inside it (opening any file included: the parent passes what it allows); a crash, the memory limit, a stop of a spinning worker and a kill
 // from outside come back as errors naming the file, and a new channel works again.
 
 #include "fixtures.h"
@@ -272,8 +272,12 @@ private Q_SLOTS:
             QVERIFY2(what.startsWith(QStringLiteral("refused: ")), qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(act), what)));
         }
         QVERIFY(!QFile::exists(QStringLiteral("/tmp/archivescope-worker-test")));
-        // Reading files by path is still allowed (the worker opens its file and siblings itself).
-        QCOMPARE(attempt(worker, "read"), QStringLiteral("allowed"));
+        // Nor can it open anything for reading: files come from the parent, which passes only the
+        // file, what lies in its folder, and backing files the user allowed.
+        QVERIFY(attempt(worker, "read").startsWith(QStringLiteral("refused: ")));
+        QCOMPARE(attempt(worker, "ask-parent:" + QFile::encodeName(manyTar_)), QStringLiteral("allowed"));
+        const QString outside = attempt(worker, "ask-parent:/etc/passwd");
+        QVERIFY2(outside.startsWith(QStringLiteral("refused: ")) && outside.contains(QStringLiteral("/etc/passwd")), qPrintable(outside));
         QVERIFY(worker->alive());
     }
 

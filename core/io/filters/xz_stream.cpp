@@ -3,7 +3,7 @@
 
 #include "io/cancel.h"
 
-#include <thread>
+#include <QThread>
 
 namespace asc {
 
@@ -13,7 +13,9 @@ XzStream::XzStream(StreamPtr upstream, QString where, unsigned threads, size_t c
 {
     lzma_mt mt{};
     mt.flags = LZMA_CONCATENATED;
-    mt.threads = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    // Qt counts the CPUs this process may run on (sched_getaffinity): no file to read, so it works
+    // in a worker that may not open any.
+    mt.threads = threads ? threads : unsigned(std::max(1, QThread::idealThreadCount()));
     mt.timeout = 0;
     // Above this, fewer threads; above the stop limit, an error (a hostile header asking for
     // gigabytes of dictionary).

@@ -400,20 +400,74 @@ static bool readAll(int fd, char *data, size_t size)
     return true;
 }
 
-bool sendFrame(int fd, const QByteArray &message)
+bool sendFrame(int fd, const QByteArray &message, int passing)
 {
     const quint32 length = quint32(message.size());
-    return writeAll(fd, reinterpret_cast<const char *>(&length), sizeof length) && writeAll(fd, message.constData(), message.size());
+    if (passing < 0)
+        return writeAll(fd, reinterpret_cast<const char *>(&length), sizeof length) && writeAll(fd, message.constData(), size_t(message.size()));
+    // The descriptor rides on the length's bytes: the receiver's first read of the frame gets it.
+    iovec part{const_cast<quint32 *>(&length), sizeof length};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    cmsghdr *rights = CMSG_FIRSTHDR(&header);
+    rights->cmsg_level = SOL_SOCKET;
+    rights->cmsg_type = SCM_RIGHTS;
+    rights->cmsg_len = CMSG_LEN(sizeof(int));
+    std::memcpy(CMSG_DATA(rights), &passing, sizeof(int));
+    ssize_t sent;
+    while ((sent = ::sendmsg(fd, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
+    if (sent <= 0)
+        return false;
+    return writeAll(fd, reinterpret_cast<const char *>(&length) + sent, sizeof length - size_t(sent)) &&
+           writeAll(fd, message.constData(), size_t(message.size()));
 }
 
-std::optional<QByteArray> receiveFrame(int fd)
+std::optional<QByteArray> receiveFrame(int fd, int *passed)
 {
+    if (passed)
+        *passed = -1;
     quint32 length = 0;
-    if (!readAll(fd, reinterpret_cast<char *>(&length), sizeof length) || length == 0 || length > kMaxFrame)
+    // The length with recvmsg: a descriptor sent with the frame arrives with its first bytes.
+    iovec part{&length, sizeof length};
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    msghdr header{};
+    header.msg_iov = &part;
+    header.msg_iovlen = 1;
+    header.msg_control = control;
+    header.msg_controllen = sizeof control;
+    ssize_t got;
+    while ((got = ::recvmsg(fd, &header, MSG_CMSG_CLOEXEC)) < 0 && errno == EINTR) {
+    }
+    if (got <= 0)
         return std::nullopt;
+    for (cmsghdr *c = CMSG_FIRSTHDR(&header); c; c = CMSG_NXTHDR(&header, c)) {
+        if (c->cmsg_level != SOL_SOCKET || c->cmsg_type != SCM_RIGHTS)
+            continue;
+        const size_t count = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; ++i) {
+            int received = -1;
+            std::memcpy(&received, CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+            if (passed && *passed < 0)
+                *passed = received;
+            else
+                ::close(received); // not asked for, or more than one: not kept
+        }
+    }
+    auto fail = [&]() -> std::optional<QByteArray> {
+        if (passed && *passed >= 0)
+            ::close(std::exchange(*passed, -1));
+        return std::nullopt;
+    };
+    if (!readAll(fd, reinterpret_cast<char *>(&length) + got, sizeof length - size_t(got)) || length == 0 || length > kMaxFrame)
+        return fail();
     QByteArray message(qsizetype(length), Qt::Uninitialized);
     if (!readAll(fd, message.data(), length))
-        return std::nullopt;
+        return fail();
     return message;
 }
 

@@ -36,6 +36,7 @@ enum class Kind : quint8 {
     Cancel, // stop the running request (no answer of its own)
     Test, // tests only: try a forbidden act -> Bytes (what happened)
     BackingAnswer, // the answer to AskBacking: followed or not
+    FileAnswer, // the answer to OpenFile: 0 and a descriptor passed with it, or an errno
     // worker -> client
     Inspected = 64,
     Container,
@@ -49,6 +50,7 @@ enum class Kind : quint8 {
     WalkEntry,
     Trace,
     AskBacking, // inside any request: may this image read that backing file? (image, backing)
+    OpenFile, // inside any request: a read-only descriptor for this path, please (the worker cannot open)
 };
 
 // What every request carries besides its own fields: how names are decoded, whether its reads
@@ -156,9 +158,11 @@ private:
 // Largest frame either side accepts (a batch of entries, a read of up to 16 MiB and its header).
 inline constexpr quint32 kMaxFrame = 64u << 20;
 
-// Writes one frame; false when the peer is gone.
-bool sendFrame(int fd, const QByteArray &message);
-// Reads one frame; nullopt at the peer's end (or a frame too large: a broken peer).
-std::optional<QByteArray> receiveFrame(int fd);
+// Writes one frame; false when the peer is gone. With `passing` >= 0, that descriptor travels
+// with the frame (SCM_RIGHTS).
+bool sendFrame(int fd, const QByteArray &message, int passing = -1);
+// Reads one frame; nullopt at the peer's end (or a frame too large: a broken peer). A descriptor
+// that came with it lands in `passed` (else -1); without `passed` one is closed.
+std::optional<QByteArray> receiveFrame(int fd, int *passed = nullptr);
 
 } // namespace asc::wire

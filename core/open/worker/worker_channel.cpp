@@ -14,6 +14,8 @@
 #include <QDir>
 #include <QFileInfo>
 #include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -64,10 +66,16 @@ Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file,
     const QByteArray memory = QByteArray::number(quint64(settings.limits.memoryBytes));
     const QByteArray files = QByteArray::number(settings.limits.maxOpenFiles);
     // Backing files outside an image's folder: followed without asking when this process would.
-    const char *argv[] = {path.constData(), "--socket-fd", "3", "--memory-limit", memory.constData(), "--max-open-files",
-                          files.constData(), backingPolicy().allowOutside ? "--allow-backing" : nullptr, nullptr};
+    std::vector<const char *> argv = {path.constData(), "--socket-fd", "3", "--memory-limit", memory.constData(), "--max-open-files", files.constData()};
+    if (backingPolicy().allowOutside)
+        argv.push_back("--allow-backing");
+    if (!settings.nameCharset.isEmpty()) {
+        argv.push_back("--charset");
+        argv.push_back(settings.nameCharset.constData());
+    }
+    argv.push_back(nullptr);
     pid_t pid = -1;
-    const int spawned = ::posix_spawn(&pid, path.constData(), &actions, &attributes, const_cast<char **>(argv), environ);
+    const int spawned = ::posix_spawn(&pid, path.constData(), &actions, &attributes, const_cast<char **>(argv.data()), environ);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     ::close(pair[1]);
@@ -227,7 +235,22 @@ Result<wire::Received> WorkerChannel::next()
                     return broken(QStringLiteral("a backing question"));
                 const BackingPolicy &policy = backingPolicy();
                 const bool allowed = policy.allowOutside || (policy.askOutside && policy.askOutside(image, backing));
+                if (allowed)
+                    approved_ << QFileInfo(backing).canonicalFilePath();
                 if (!wire::sendFrame(fd_, (wire::Message(Kind::BackingAnswer) << allowed).bytes()))
+                    return ended();
+                continue;
+            }
+            if (message.kind() == Kind::OpenFile) {
+                QByteArray path;
+                message >> path;
+                if (!message.ok())
+                    return broken(QStringLiteral("a request for a file"));
+                const int opened = openForWorker(path);
+                const bool sent = wire::sendFrame(fd_, (wire::Message(Kind::FileAnswer) << qint32(opened < 0 ? -opened : 0)).bytes(), opened);
+                if (opened >= 0)
+                    ::close(opened);
+                if (!sent)
                     return ended();
                 continue;
             }
@@ -277,6 +300,33 @@ Result<void> WorkerChannel::converse(Kind kind, const Fields &fields, const std:
     auto talked = talk();
     quiet_ = 0;
     return talked;
+}
+
+int WorkerChannel::openForWorker(const QByteArray &path)
+{
+    // Only what the file needs: itself, files in its folder or below (a VMDK's extents, a pxar's
+    // payload, a qcow2's backing file beside it), and backing files the user allowed.
+    const QString canonical = QFileInfo(QFile::decodeName(path)).canonicalFilePath();
+    if (canonical.isEmpty())
+        return -ENOENT;
+    const QFileInfo own(file_);
+    const QString folder = own.canonicalPath();
+    const bool allowed = canonical == own.canonicalFilePath() || (!folder.isEmpty() && canonical.startsWith(folder + QLatin1Char('/'))) ||
+                         approved_.contains(canonical) || backingPolicy().allowOutside;
+    if (!allowed)
+        return -EACCES;
+    // Not blocking on a FIFO a hostile worker names: opened without waiting, then only regular
+    // files and block devices are passed on.
+    const int fd = ::open(QFile::encodeName(canonical).constData(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return -errno;
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))) {
+        ::close(fd);
+        return -EACCES;
+    }
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
 }
 
 void WorkerChannel::importTrace(wire::Received &message)

@@ -21,6 +21,7 @@ namespace asc {
 struct WorkerSettings {
     QString program; // the archivescope-worker to run; empty: workerProgram()
     LockdownLimits limits;
+    QByteArray nameCharset; // legacy names will be decoded from this (its converter is loaded first)
     // Ends a worker that has answered nothing and read nothing for this long (0: never; the GUI
     // asks the user instead).
     int stopAfterQuietSeconds = 0;
@@ -71,6 +72,8 @@ private:
     Result<void> send(wire::Kind kind, const Fields &fields);
     Error ended(); // reaps the worker, the error every request answers from now on
     void importTrace(wire::Received &message);
+    // A read-only descriptor for a file the worker asked for, if the policy allows it; -errno.
+    int openForWorker(const QByteArray &path);
 
     QString file_;
     int fd_;
@@ -85,6 +88,7 @@ private:
     std::atomic<bool> ended_{false};
     std::atomic<bool> stopped_{false};
     std::optional<Error> death_;
+    QStringList approved_; // backing files outside the folder the user allowed
     bool cancelSent_ = false;
     int64_t sentAtNs_ = 0; // when the running request was sent, on this process's trace clock
 };

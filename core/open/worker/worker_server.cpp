@@ -5,10 +5,12 @@
 #include "formats/format.h"
 #include "formats/image/disk_image.h"
 #include "io/cancel.h"
+#include "io/file_source.h"
 #include "io/trace.h"
 #include "open/worker/wire.h"
 #include "vfs/problems.h"
 
+#include <QFile>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -43,6 +45,9 @@ public:
         // Whether an image reads a backing file outside its folder is the client's decision (its
         // --allow-backing, or the user's answer): asked over the socket.
         backingPolicy().askOutside = [this](const QString &image, const QString &backing) { return askBacking(image, backing); };
+        // The worker cannot open files (its filter refuses open): the client opens what its
+        // policy allows and passes the descriptor.
+        setFileOpener([this](const QByteArray &path) { return openThroughClient(path); });
         while (auto frame = wire::receiveFrame(fd_)) {
             Received request(std::move(*frame));
             // Replies and stop requests that arrive after their request ended mean nothing now.
@@ -303,6 +308,11 @@ private:
             rc = int(::ptrace(PTRACE_ATTACH, ::getppid(), nullptr, nullptr));
         } else if (act == "read") {
             rc = ::open("/proc/self/status", O_RDONLY);
+        } else if (act.startsWith("ask-parent:")) { // a file through the parent's policy
+            auto file = FileSource::open(QFile::decodeName(act.mid(11)));
+            if (!file)
+                return (Message(Kind::Bytes) << QByteArray("refused: " + file.error().toString().toUtf8())).bytes();
+            return (Message(Kind::Bytes) << QByteArray("allowed")).bytes();
         }
         const int error = rc < 0 ? errno : 0;
         if (rc >= 0)
@@ -325,6 +335,30 @@ private:
             return reply.kind() == Kind::BackingAnswer && reply.ok() && allowed;
         }
         ::_exit(0); // the client is gone
+    }
+
+    int openThroughClient(const QByteArray &path)
+    {
+        if (!send((Message(Kind::OpenFile) << path).bytes()))
+            return -EPIPE;
+        for (;;) {
+            int passed = -1;
+            auto frame = wire::receiveFrame(fd_, &passed);
+            if (!frame)
+                ::_exit(0); // the client is gone
+            Received reply(std::move(*frame));
+            if (reply.kind() == Kind::Cancel) {
+                cancelled_ = true;
+                continue;
+            }
+            qint32 errnum = EPROTO;
+            reply >> errnum;
+            if (reply.kind() == Kind::FileAnswer && reply.ok() && errnum == 0 && passed >= 0)
+                return passed;
+            if (passed >= 0)
+                ::close(passed);
+            return -(errnum > 0 ? errnum : EPROTO);
+        }
     }
 
     void release(Received &request)
