@@ -176,7 +176,7 @@ int main(int argc, char **argv)
         writeWorkCounters();
         return status;
     }
-    const WorkerEnd end = runInWorker([&] { return runHere(args); }, worker.limits);
+    const WorkerEnd end = cli::runParsingWorker(args, worker.limits, [&] { return runHere(args); });
     writeWorkCounters(end);
     QString spec;
     for (qsizetype i = 1; i < args.size() && spec.isEmpty(); ++i)

@@ -2,7 +2,14 @@
 #include "worker_options.h"
 
 #include "cli_output.h"
+#include "io/file_source.h"
+#include "open/reading_policy.h"
+#include "open/spec.h"
+#include "open/worker/file_requests.h"
 #include "units.h"
+
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <csignal>
 #include <cstring>
@@ -76,6 +83,38 @@ bool parsesInWorker(const QString &command)
         if (command == QLatin1String(name))
             return true;
     return false;
+}
+
+WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, const std::function<int()> &work)
+{
+    if (args.first() == QLatin1String("mime-type"))
+        return runInWorker(work, limits);
+    QStringList files;
+    for (qsizetype i = 1; i < args.size(); ++i)
+        if (!args[i].startsWith(QLatin1Char('-')))
+            files << splitSpec(args[i]).file;
+    int pair[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
+        WorkerEnd end;
+        end.lockdownFailed = true;
+        return end;
+    }
+    prepareToOpenNothing(currentNameCharset());
+    WorkerLimits noOpening = limits;
+    noOpening.lockdown.mayOpenFiles = false;
+    noOpening.serveFd = pair[0];
+    noOpening.serve = [&] { return answerFileRequest(pair[0], files); };
+    const int asking = pair[1];
+    const WorkerEnd end = runInWorker(
+        [&] {
+            ::close(pair[0]);
+            setFileOpener([asking](const QByteArray &path) { return requestFile(asking, path); });
+            return work();
+        },
+        noOpening);
+    ::close(pair[0]);
+    ::close(pair[1]);
+    return end;
 }
 
 int workerStatus(const WorkerEnd &end, const QString &spec, const WorkerLimits &limits)

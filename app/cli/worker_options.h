@@ -26,6 +26,10 @@ std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &optio
 bool parsesInWorker(const QString &command);
 // The options the command line gave (for commands that talk to a worker themselves: extract).
 const WorkerOptions &workerOptions();
+// Runs `work` (the command `args` names) in a locked-down worker that opens no file itself: this
+// process answers its requests for the files on the command line and what lies beside them
+// (mime-type excepted: the desktop's MIME database reads its own files).
+WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, const std::function<int()> &work);
 // The exit status for how the worker ended, with a line on stderr naming `spec` and the cause
 // when it did not end by itself.
 int workerStatus(const WorkerEnd &end, const QString &spec, const WorkerLimits &limits);

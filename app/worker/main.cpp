@@ -8,6 +8,7 @@
 
 #include "open/reading_policy.h"
 #include "io/worker_process.h"
+#include "open/worker/file_requests.h"
 #include "open/worker/worker_server.h"
 #include "process_setup.h"
 
@@ -15,9 +16,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
-#include <ctime>
-#include <iconv.h>
-#include <vector>
 #include <sys/socket.h>
 
 int main(int argc, char **argv)
@@ -26,9 +24,7 @@ int main(int argc, char **argv)
     int fd = -1;
     asc::LockdownLimits limits;
     limits.mayOpenFiles = false; // the parent opens what the file needs and passes descriptors
-    // Names are decoded with iconv, whose converters are shared objects loaded on first use: loaded
-    // now, before opening becomes impossible, and kept (an open converter keeps its module).
-    std::vector<const char *> charsets = {"UTF-8", "UTF-16LE", "UTF-16BE", "CP437", "CP1252", "ISO-8859-1"};
+    QByteArray charset;
     for (int i = 1; i < argc; ++i) {
         const bool hasValue = i + 1 < argc;
         if (std::strcmp(argv[i], "--socket-fd") == 0 && hasValue)
@@ -40,7 +36,7 @@ int main(int argc, char **argv)
         else if (std::strcmp(argv[i], "--allow-backing") == 0)
             asc::backingPolicy().allowOutside = true;
         else if (std::strcmp(argv[i], "--charset") == 0 && hasValue)
-            charsets.push_back(argv[++i]);
+            charset = argv[++i];
     }
     int type = 0;
     socklen_t length = sizeof type;
@@ -51,12 +47,7 @@ int main(int argc, char **argv)
     ::fcntl(fd, F_SETFD, FD_CLOEXEC);
     if (limits.memoryBytes < (uint64_t(64) << 20))
         limits.memoryBytes = uint64_t(64) << 20;
-    for (const char *charset : charsets) {
-        for (const auto &[to, from] : {std::pair{"UTF-8", charset}, std::pair{charset, "UTF-8"}})
-            (void)::iconv_open(to, from); // kept open on purpose
-    }
-    // The local time zone (zip and other DOS times are local): read now, kept by the C library.
-    ::tzset();
+    asc::prepareToOpenNothing(charset);
     asc::becomeWorker();
     if (auto locked = asc::lockDown(limits); !locked) {
         std::fprintf(stderr, "archivescope-worker: cannot lock down: %s\n", qPrintable(locked.error().toString()));

@@ -29,6 +29,10 @@ Result<std::shared_ptr<FileSource>> FileSource::open(const QString &path)
 {
     const QByteArray native = nativePath(path);
     int fd = fileOpener() ? fileOpener()(native) : ::open(native.constData(), O_RDONLY | O_CLOEXEC);
+    // A worker's parent passes regular files and block devices only; what else it was is told as
+    // an errno, and worded as here.
+    if (fd == -EISDIR || fd == -ENODEV)
+        return Error::make(ErrorKind::Usage, path, fd == -EISDIR ? QStringLiteral("is a directory") : QStringLiteral("not a regular file or block device"));
     if (fd < 0)
         return Error::system(path, QStringLiteral("open"), fileOpener() ? -fd : errno);
     struct stat st {};

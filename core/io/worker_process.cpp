@@ -80,6 +80,7 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
     // A descriptor that becomes readable when the child ends: its end is seen at once, not at
     // the next check of its progress.
     const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
+    int serveFd = limits.serve ? limits.serveFd : -1;
     for (;;) {
         siginfo_t info{};
         // Wait without reaping, so the child's counters can still be read.
@@ -87,12 +88,13 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
             end.io = readProcIo(int(pid));
             break;
         }
-        if (pidfd >= 0) {
-            pollfd ended{pidfd, POLLIN, 0};
-            ::poll(&ended, 1, 100);
-        } else {
+        pollfd watched[2] = {{pidfd, POLLIN, 0}, {serveFd, POLLIN, 0}};
+        if (pidfd >= 0 || serveFd >= 0)
+            ::poll(watched, 2, pidfd >= 0 ? 100 : 20);
+        else
             std::this_thread::sleep_for(std::chrono::milliseconds(20));
-        }
+        if (serveFd >= 0 && (watched[1].revents & (POLLIN | POLLHUP)) && !limits.serve())
+            serveFd = -1; // poll ignores negative descriptors
         const ProcIo io = childIo();
         const auto now = std::chrono::steady_clock::now();
         if (io.rchar != last.rchar || io.wchar != last.wchar) {

@@ -17,6 +17,10 @@ namespace asc {
 struct WorkerLimits {
     LockdownLimits lockdown;
     int noProgressSeconds = 30; // 0: wait for ever
+    // While it waits, the parent answers the child's requests: `serve` runs whenever `serveFd`
+    // is readable (the child asking for a file it may not open itself); false: stop watching it.
+    int serveFd = -1;
+    std::function<bool()> serve;
 };
 
 struct WorkerEnd {

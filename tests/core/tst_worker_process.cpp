@@ -33,9 +33,10 @@ class TestWorkerProcess : public QObject {
     QTemporaryDir dir_;
 
     // Runs `act` in a worker: it returns 0 when the act was refused with one of `errors`.
-    static int refused(const std::function<long()> &act, std::initializer_list<int> errors)
+    static int refused(const std::function<long()> &act, std::initializer_list<int> errors, bool mayOpenFiles = true)
     {
         WorkerLimits limits;
+        limits.lockdown.mayOpenFiles = mayOpenFiles;
         const WorkerEnd end = runInWorker(
             [&] {
                 errno = 0;
@@ -98,6 +99,23 @@ private Q_SLOTS:
                  0);
         QVERIFY(!QFile::exists(QString::fromLocal8Bit(target)));
         QVERIFY(QFile::exists(QString::fromLocal8Bit(readable)));
+        // The workers of the shells open nothing at all: their parent passes what they may read.
+        QCOMPARE(refused([&] { return long(::open(readable.constData(), O_RDONLY)); }, {EACCES}, false), 0);
+        QCOMPARE(refused([&] { return long(::openat(AT_FDCWD, readable.constData(), O_RDONLY)); }, {EACCES}, false), 0);
+    }
+
+    void cliWorkerGetsFilesFromItsParent()
+    {
+        // `ls` of a pxar split in two files: the worker asks for the .ppxar beside the .mpxar and
+        // gets it; a SPEC naming a folder is told so in the same words as without the sandbox.
+        const QString pxar = QStringLiteral(TEST_DATA_DIR "/pxar/basic.mpxar");
+        const auto sandboxed = test::runCli({QStringLiteral("ls"), pxar});
+        const auto here = test::runCli({QStringLiteral("--no-sandbox"), QStringLiteral("ls"), pxar});
+        QCOMPARE(sandboxed.exitCode, 0);
+        QCOMPARE(sandboxed.out, here.out);
+        const auto folder = test::runCli({QStringLiteral("ls"), dir_.path()});
+        QCOMPARE(folder.exitCode, 1);
+        QVERIFY2(folder.err.contains("is a directory"), folder.err.constData());
     }
 
     void deathsComeBackAsWhatTheyWere()

@@ -4,6 +4,7 @@
 #include "formats/archive/name_charset.h"
 #include "formats/image/disk_image.h"
 #include "io/cancel.h"
+#include "open/worker/file_requests.h"
 #include "io/proc_io.h"
 #include "io/trace.h"
 #include "io/worker_process.h"
@@ -246,7 +247,7 @@ Result<wire::Received> WorkerChannel::next()
                 message >> path;
                 if (!message.ok())
                     return broken(QStringLiteral("a request for a file"));
-                const int opened = openForWorker(path);
+                const int opened = openForWorker({file_}, path, approved_);
                 const bool sent = wire::sendFrame(fd_, (wire::Message(Kind::FileAnswer) << qint32(opened < 0 ? -opened : 0)).bytes(), opened);
                 if (opened >= 0)
                     ::close(opened);
@@ -300,33 +301,6 @@ Result<void> WorkerChannel::converse(Kind kind, const Fields &fields, const std:
     auto talked = talk();
     quiet_ = 0;
     return talked;
-}
-
-int WorkerChannel::openForWorker(const QByteArray &path)
-{
-    // Only what the file needs: itself, files in its folder or below (a VMDK's extents, a pxar's
-    // payload, a qcow2's backing file beside it), and backing files the user allowed.
-    const QString canonical = QFileInfo(QFile::decodeName(path)).canonicalFilePath();
-    if (canonical.isEmpty())
-        return -ENOENT;
-    const QFileInfo own(file_);
-    const QString folder = own.canonicalPath();
-    const bool allowed = canonical == own.canonicalFilePath() || (!folder.isEmpty() && canonical.startsWith(folder + QLatin1Char('/'))) ||
-                         approved_.contains(canonical) || backingPolicy().allowOutside;
-    if (!allowed)
-        return -EACCES;
-    // Not blocking on a FIFO a hostile worker names: opened without waiting, then only regular
-    // files and block devices are passed on.
-    const int fd = ::open(QFile::encodeName(canonical).constData(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-    if (fd < 0)
-        return -errno;
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode))) {
-        ::close(fd);
-        return -EACCES;
-    }
-    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    return fd;
 }
 
 void WorkerChannel::importTrace(wire::Received &message)

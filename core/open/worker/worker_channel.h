@@ -72,8 +72,6 @@ private:
     Result<void> send(wire::Kind kind, const Fields &fields);
     Error ended(); // reaps the worker, the error every request answers from now on
     void importTrace(wire::Received &message);
-    // A read-only descriptor for a file the worker asked for, if the policy allows it; -errno.
-    int openForWorker(const QByteArray &path);
 
     QString file_;
     int fd_;

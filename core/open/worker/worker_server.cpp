@@ -6,6 +6,7 @@
 #include "formats/image/disk_image.h"
 #include "io/cancel.h"
 #include "io/file_source.h"
+#include "open/worker/file_requests.h"
 #include "io/trace.h"
 #include "open/worker/wire.h"
 #include "vfs/problems.h"
@@ -47,7 +48,9 @@ public:
         backingPolicy().askOutside = [this](const QString &image, const QString &backing) { return askBacking(image, backing); };
         // The worker cannot open files (its filter refuses open): the client opens what its
         // policy allows and passes the descriptor.
-        setFileOpener([this](const QByteArray &path) { return openThroughClient(path); });
+        setFileOpener([this](const QByteArray &path) {
+            return requestFile(fd_, path, [this](Kind kind) { cancelled_ = cancelled_ || kind == Kind::Cancel; });
+        });
         while (auto frame = wire::receiveFrame(fd_)) {
             Received request(std::move(*frame));
             // Replies and stop requests that arrive after their request ended mean nothing now.
@@ -335,30 +338,6 @@ private:
             return reply.kind() == Kind::BackingAnswer && reply.ok() && allowed;
         }
         ::_exit(0); // the client is gone
-    }
-
-    int openThroughClient(const QByteArray &path)
-    {
-        if (!send((Message(Kind::OpenFile) << path).bytes()))
-            return -EPIPE;
-        for (;;) {
-            int passed = -1;
-            auto frame = wire::receiveFrame(fd_, &passed);
-            if (!frame)
-                ::_exit(0); // the client is gone
-            Received reply(std::move(*frame));
-            if (reply.kind() == Kind::Cancel) {
-                cancelled_ = true;
-                continue;
-            }
-            qint32 errnum = EPROTO;
-            reply >> errnum;
-            if (reply.kind() == Kind::FileAnswer && reply.ok() && errnum == 0 && passed >= 0)
-                return passed;
-            if (passed >= 0)
-                ::close(passed);
-            return -(errnum > 0 ? errnum : EPROTO);
-        }
     }
 
     void release(Received &request)
