@@ -298,8 +298,9 @@ private:
                 std::fill_n(hog.back().get(), 64 << 20, char(1));
             }
         } else if (act == "spin") {
-            for (volatile uint64_t i = 0;; ++i) {
-            }
+            static volatile uint64_t turns = 0; // work the compiler cannot drop
+            for (;;)
+                turns = turns + 1;
         } else if (act == "open-write") {
             rc = ::open("/tmp/archivescope-worker-test", O_WRONLY | O_CREAT, 0600);
         } else if (act == "socket") {
