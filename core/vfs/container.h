@@ -35,6 +35,14 @@ public:
     using ContentSink = std::function<Result<bool>(const Entry &, const ContentReader &)>;
     // One pass over entries and contents; streaming formats override this to avoid re-reading.
     virtual Result<void> walk(const ContentSink &sink);
+    // A walk whose sink reads the content of `selection` only (an entry, or a folder and all below
+    // it; empty: everything). A container whose content has to be shipped from elsewhere (a
+    // worker process's) then ships only that; the others walk as usual.
+    virtual Result<void> walkSelection(const QByteArray &selection, const ContentSink &sink)
+    {
+        (void)selection;
+        return walk(sink);
+    }
 
     // Whether a browser should read this container one folder at a time (a filesystem: listing
     // all of it means reading every directory block of the volume) rather than list() it whole.

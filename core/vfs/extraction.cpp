@@ -578,7 +578,7 @@ Result<ExtractReport> extractEntries(Container &container, const QByteArray &sel
     if (auto opened = extractor.openRoot(); !opened)
         return std::move(opened).error();
     const QByteArray prefix = selection.isEmpty() ? QByteArray() : selection + '/';
-    auto walked = container.walk([&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+    auto walked = container.walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
         if (!selection.isEmpty() && entry.path != selection && !entry.path.startsWith(prefix))
             return true;
         if (options.flatten && !entry.unsafePath) {

@@ -154,12 +154,41 @@ Result<ContainerPtr> RemoteContainer::openNested(const Entry &entry)
     return ContainerPtr(std::make_shared<RemoteContainer>(worker_, std::move(*facts)));
 }
 
-Result<void> RemoteContainer::walk(const ContentSink &sink)
+Result<void> RemoteContainer::walkSelection(const QByteArray &selection, const ContentSink &sink)
 {
     return worker_->converse(
-        Kind::Walk, [&](Message &m) { m << facts_.id; }, [&]() -> Result<void> {
+        Kind::Walk, [&](Message &m) { m << facts_.id << selection; }, [&]() -> Result<void> {
         std::optional<Error> sinkError;
-        bool enough = false;
+        bool enough = false; // the sink said stop: the rest is drained, not shown
+        // The content of the current entry as it streams in: what a read has not taken yet.
+        bool contentOpen = false;
+        std::optional<wire::Received> message; // holds the bytes `piece` points into
+        QByteArrayView piece;
+        qsizetype taken = 0;
+        const ContentReader reader = [&](std::span<char> out) -> Result<size_t> {
+            if (taken == piece.size()) {
+                if (!contentOpen || out.empty())
+                    return size_t(0);
+                auto bytes = worker_->next(); // a Failure comes back as its Error
+                if (!bytes) {
+                    contentOpen = false;
+                    return std::move(bytes).error();
+                }
+                message = std::move(*bytes);
+                const auto view = message->bytesView();
+                if (!view)
+                    return worker_->broken(QStringLiteral("answer %1 inside an entry's content").arg(int(message->kind())));
+                piece = *view;
+                taken = 0;
+                contentOpen = !piece.isEmpty();
+                if (piece.isEmpty())
+                    return size_t(0);
+            }
+            const size_t n = std::min(out.size(), size_t(piece.size() - taken));
+            std::memcpy(out.data(), piece.constData() + taken, n);
+            taken += qsizetype(n);
+            return n;
+        };
         for (;;) {
             auto answer = worker_->next();
             if (!answer)
@@ -170,36 +199,38 @@ Result<void> RemoteContainer::walk(const ContentSink &sink)
                     return *sinkError;
                 return enough ? Result<void>() : done;
             }
-            auto entry = field<Entry>(*worker_, *answer, Kind::WalkEntry);
-            if (!entry)
-                return std::move(entry).error();
-            bool contentEnded = false;
-            const ContentReader reader = [&](std::span<char> out) -> Result<size_t> {
-                if (contentEnded || out.empty())
-                    return size_t(0);
-                if (auto asked = worker_->reply((Message(Kind::WalkRead) << quint64(out.size())).bytes()); !asked)
-                    return std::move(asked).error();
-                auto bytes = worker_->next(); // a Failure comes back as its Error
+            Entry entry;
+            bool content = false;
+            if (answer->kind() == Kind::WalkEntry)
+                *answer >> entry >> content;
+            if (answer->kind() != Kind::WalkEntry || !answer->ok())
+                return worker_->broken(QStringLiteral("answer %1 in a walk").arg(int(answer->kind())));
+            contentOpen = content;
+            piece = {};
+            taken = 0;
+            if (!enough) {
+                auto more = sink(entry, reader);
+                if (!more)
+                    sinkError = std::move(more).error();
+                if (!more || !*more) {
+                    enough = true;
+                    if (auto told = worker_->reply(Message(Kind::Cancel).bytes()); !told)
+                        return told;
+                }
+            }
+            // What the sink left of the content is read and dropped.
+            while (contentOpen) {
+                auto rest = worker_->next();
+                if (!rest) {
+                    if (!worker_->alive())
+                        return std::move(rest).error();
+                    break; // the entry's content ended in an error
+                }
+                const auto bytes = rest->bytesView();
                 if (!bytes)
-                    return std::move(bytes).error();
-                auto got = field<QByteArray>(*worker_, *bytes, Kind::Bytes);
-                if (!got)
-                    return std::move(got).error();
-                if (size_t(got->size()) > out.size())
-                    return worker_->broken(QStringLiteral("more content than asked"));
-                std::memcpy(out.data(), got->constData(), size_t(got->size()));
-                contentEnded = got->isEmpty();
-                return size_t(got->size());
-            };
-            auto more = sink(*entry, reader);
-            if (!worker_->alive())
-                return more ? Result<void>(worker_->broken(QStringLiteral("walk"))) : Result<void>(std::move(more).error());
-            if (!more)
-                sinkError = std::move(more).error();
-            const bool goOn = more && *more;
-            enough = !goOn;
-            if (auto told = worker_->reply(Message(goOn ? Kind::WalkNext : Kind::WalkStop).bytes()); !told)
-                return told;
+                    return worker_->broken(QStringLiteral("answer %1 inside an entry's content").arg(int(rest->kind())));
+                contentOpen = !bytes->isEmpty();
+            }
         } });
 }
 

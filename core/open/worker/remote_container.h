@@ -32,7 +32,8 @@ public:
     Result<void> list(const EntrySink &sink) override;
     Result<SourcePtr> open(const Entry &entry) override;
     QJsonObject info() const override { return facts_.info; }
-    Result<void> walk(const ContentSink &sink) override;
+    Result<void> walk(const ContentSink &sink) override { return walkSelection({}, sink); }
+    Result<void> walkSelection(const QByteArray &selection, const ContentSink &sink) override;
     bool listsFolderByFolder() const override { return facts_.listsFolderByFolder; }
     Result<void> listDirectory(const Entry &dir, const EntrySink &sink) override;
     bool mayRepeatNames() const override { return facts_.mayRepeatNames; }

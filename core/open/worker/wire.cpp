@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "wire.h"
 
+#include <QtEndian>
 #include <cerrno>
 #include <cstring>
 #include <sys/socket.h>
@@ -364,12 +365,27 @@ Message::Message(Kind kind)
 }
 
 Received::Received(const QByteArray &bytes)
-    : stream_(std::make_unique<QDataStream>(bytes))
+    : frame_(bytes),
+      stream_(std::make_unique<QDataStream>(bytes))
 {
     stream_->setVersion(kVersion);
     quint8 kind = 0;
     *stream_ >> kind;
     kind_ = Kind(kind);
+}
+
+// A QByteArray in QDataStream form: its length, big-endian, then the bytes.
+std::optional<QByteArrayView> Received::bytesView() const
+{
+    if (kind_ != Kind::Bytes || frame_.size() < 5)
+        return std::nullopt;
+    const auto *at = reinterpret_cast<const uchar *>(frame_.constData() + 1);
+    const quint32 length = quint32(at[0]) << 24 | quint32(at[1]) << 16 | quint32(at[2]) << 8 | quint32(at[3]);
+    if (length == 0xffffffffu) // a null QByteArray
+        return QByteArrayView();
+    if (quint64(length) != quint64(frame_.size() - 5))
+        return std::nullopt;
+    return QByteArrayView(frame_.constData() + 5, qsizetype(length));
 }
 
 static bool writeAll(int fd, const char *data, size_t size)
@@ -403,8 +419,23 @@ static bool readAll(int fd, char *data, size_t size)
 bool sendFrame(int fd, const QByteArray &message, int passing)
 {
     const quint32 length = quint32(message.size());
-    if (passing < 0)
-        return writeAll(fd, reinterpret_cast<const char *>(&length), sizeof length) && writeAll(fd, message.constData(), size_t(message.size()));
+    if (passing < 0) {
+        // Length and message in one call (a walk sends a few small frames per entry).
+        iovec parts[2] = {{const_cast<quint32 *>(&length), sizeof length}, {const_cast<char *>(message.constData()), size_t(message.size())}};
+        msghdr header{};
+        header.msg_iov = parts;
+        header.msg_iovlen = 2;
+        ssize_t sent;
+        while ((sent = ::sendmsg(fd, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+        }
+        if (sent < 0)
+            return false;
+        const size_t done = size_t(sent);
+        if (done < sizeof length)
+            return writeAll(fd, reinterpret_cast<const char *>(&length) + done, sizeof length - done) &&
+                   writeAll(fd, message.constData(), size_t(message.size()));
+        return writeAll(fd, message.constData() + (done - sizeof length), size_t(message.size()) - (done - sizeof length));
+    }
     // The descriptor rides on the length's bytes: the receiver's first read of the frame gets it.
     iovec part{const_cast<quint32 *>(&length), sizeof length};
     alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
@@ -425,6 +456,31 @@ bool sendFrame(int fd, const QByteArray &message, int passing)
         return false;
     return writeAll(fd, reinterpret_cast<const char *>(&length) + sent, sizeof length - size_t(sent)) &&
            writeAll(fd, message.constData(), size_t(message.size()));
+}
+
+bool sendBytes(int fd, const char *data, size_t size)
+{
+    // The frame's length, the message's kind and the QDataStream length of the bytes, then the
+    // bytes where they are.
+    const quint32 frameLength = quint32(1 + 4 + size);
+    const quint32 big = qToBigEndian(quint32(size));
+    char head[9];
+    std::memcpy(head, &frameLength, 4);
+    head[4] = char(Kind::Bytes);
+    std::memcpy(head + 5, &big, 4);
+    iovec parts[2] = {{head, sizeof head}, {const_cast<char *>(data), size}};
+    msghdr header{};
+    header.msg_iov = parts;
+    header.msg_iovlen = 2;
+    ssize_t sent;
+    while ((sent = ::sendmsg(fd, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
+    }
+    if (sent < 0)
+        return false;
+    const size_t done = size_t(sent);
+    if (done < sizeof head)
+        return writeAll(fd, head + done, sizeof head - done) && writeAll(fd, data, size);
+    return writeAll(fd, data + (done - sizeof head), size - (done - sizeof head));
 }
 
 std::optional<QByteArray> receiveFrame(int fd, int *passed)

@@ -6,8 +6,10 @@
 // naming its containers and sources.
 //
 // The client sends one request and reads answers until the request's last one; while a request
-// runs it may send only Cancel (and, inside Walk, its replies). So the worker takes any byte that
-// arrives while it works as a request to stop.
+// runs it may send only Cancel (and the answers to the worker's own questions: a backing file, a
+// file to open). So the worker takes any byte that arrives while it works as a request to stop.
+// A walk streams without waiting for the client (one exchange per entry would make extraction a
+// ping-pong between the processes): entries, and the content of those in the selection.
 
 #include "io/error.h"
 #include "open/inspection.h"
@@ -28,10 +30,7 @@ enum class Kind : quint8 {
     OpenEntry, // container, entry -> Source
     ReadAt, // source, offset, length -> Bytes
     OpenNested, // container, entry -> Container
-    Walk, // container -> (WalkEntry, replies...)..., Done
-    WalkRead, // the current entry's next bytes, at most N -> Bytes (empty at its end)
-    WalkNext, // done with this entry
-    WalkStop, // end the walk
+    Walk, // container, selection -> (WalkEntry, its content as Bytes... then empty Bytes)..., Done
     Release, // ids no longer used (no answer)
     Cancel, // stop the running request (no answer of its own)
     Test, // tests only: try a forbidden act -> Bytes (what happened)
@@ -47,7 +46,7 @@ enum class Kind : quint8 {
     Problems, // reported on the way (before the answer they belong to)
     Done, // the end of a list or walk: failed, and then its Error
     Failure, // the request failed: an Error
-    WalkEntry,
+    WalkEntry, // an entry, and whether its content follows
     Trace,
     AskBacking, // inside any request: may this image read that backing file? (image, backing)
     OpenFile, // inside any request: a read-only descriptor for this path, please (the worker cannot open)
@@ -149,8 +148,12 @@ public:
         return *this;
     }
     bool ok() const { return stream_->status() == QDataStream::Ok; }
+    // A Bytes message's bytes without copying them (they live as long as this message); nullopt
+    // for anything else or a broken one.
+    std::optional<QByteArrayView> bytesView() const;
 
 private:
+    QByteArray frame_;
     std::unique_ptr<QDataStream> stream_; // reads its own copy of the bytes (movable)
     Kind kind_ = Kind(0);
 };
@@ -161,6 +164,8 @@ inline constexpr quint32 kMaxFrame = 64u << 20;
 // Writes one frame; false when the peer is gone. With `passing` >= 0, that descriptor travels
 // with the frame (SCM_RIGHTS).
 bool sendFrame(int fd, const QByteArray &message, int passing = -1);
+// Writes a Bytes message of `size` bytes at `data` without copying them into a message first.
+bool sendBytes(int fd, const char *data, size_t size);
 // Reads one frame; nullopt at the peer's end (or a frame too large: a broken peer). A descriptor
 // that came with it lands in `passed` (else -1); without `passed` one is closed.
 std::optional<QByteArray> receiveFrame(int fd, int *passed = nullptr);

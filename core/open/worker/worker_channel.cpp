@@ -53,6 +53,12 @@ Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file,
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
         return Error::system(file, QStringLiteral("socketpair"), errno);
+    // Room for a few 1 MiB pieces of content in flight, so a walk streams without stalling.
+    for (int end : pair) {
+        const int room = 4 << 20;
+        ::setsockopt(end, SOL_SOCKET, SO_SNDBUF, &room, sizeof room);
+        ::setsockopt(end, SOL_SOCKET, SO_RCVBUF, &room, sizeof room);
+    }
     // The worker's end becomes its descriptor 3; nothing else of ours is inherited (CLOEXEC).
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
@@ -197,7 +203,9 @@ Result<wire::Received> WorkerChannel::next()
     using Clock = std::chrono::steady_clock;
     auto lastProgress = Clock::now();
     auto lastLook = lastProgress;
-    uint64_t lastRead = readProcIo(int(pid_)).value_or(ProcIo{}).rchar;
+    // The worker's read counter is looked at only once an answer is slow in coming (a walk makes
+    // a few exchanges per entry: reading /proc each time would cost more than the exchange).
+    std::optional<uint64_t> lastRead;
     for (;;) {
         if (death_)
             return *death_;
@@ -270,10 +278,9 @@ Result<wire::Received> WorkerChannel::next()
         if (now - lastLook >= std::chrono::seconds(1)) {
             lastLook = now;
             const uint64_t read = readProcIo(int(pid_)).value_or(ProcIo{}).rchar;
-            if (read != lastRead) {
-                lastRead = read;
+            if (read != lastRead.value_or(read)) // the first look only sets the mark
                 lastProgress = now;
-            }
+            lastRead = read;
             quiet_ = int(std::chrono::duration_cast<std::chrono::seconds>(now - lastProgress).count());
             if (stopAfterQuietSeconds_ > 0 && quiet_ >= stopAfterQuietSeconds_ && !stopped_) {
                 stalled_ = true;

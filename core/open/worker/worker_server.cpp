@@ -60,9 +60,7 @@ public:
                 continue;
             case Kind::Cancel:
             case Kind::BackingAnswer:
-            case Kind::WalkRead:
-            case Kind::WalkNext:
-            case Kind::WalkStop:
+            case Kind::FileAnswer:
                 continue;
             default:
                 break;
@@ -231,46 +229,38 @@ private:
         return (Message(Kind::Bytes) << bytes).bytes();
     }
 
-    // Every entry goes to the client, which answers with what it wants of its content.
+    // Every entry goes to the client, with the content of those in the selection, without waiting
+    // for it: the socket's buffer paces the walk, a byte from the client stops it.
     QByteArray walk(Received &request)
     {
         quint32 id = 0;
-        request >> id;
+        QByteArray selection;
+        request >> id >> selection;
         auto container = containerNamed(id);
         if (!container)
             return failure(container.error());
+        const QByteArray below = selection + '/';
         bool clientGone = false;
-        auto walked = (*container)->walk([&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
-            if (!send((Message(Kind::WalkEntry) << entry).bytes()))
+        QByteArray chunk(qsizetype(256) << 10, Qt::Uninitialized);
+        auto walked = (*container)->walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+            if (cancelArrived())
+                return false;
+            const bool content = (entry.type == EntryType::File || entry.type == EntryType::Hardlink) &&
+                                 (selection.isEmpty() || entry.path == selection || entry.path.startsWith(below));
+            if (!send((Message(Kind::WalkEntry) << entry << content).bytes()))
                 return clientGone = true, false;
-            for (;;) {
-                auto frame = wire::receiveFrame(fd_);
-                if (!frame)
+            while (content) {
+                auto got = read(std::span<char>(chunk.data(), size_t(chunk.size())));
+                if (!got) {
+                    send(failure(got.error())); // the end of this entry's content, as an error
+                    break;
+                }
+                if (!wire::sendBytes(fd_, chunk.constData(), *got))
                     return clientGone = true, false;
-                Received reply(std::move(*frame));
-                switch (reply.kind()) {
-                case Kind::Cancel:
-                    cancelled_ = true;
-                    continue;
-                case Kind::WalkNext:
-                    return true;
-                case Kind::WalkRead: {
-                    quint64 length = 0;
-                    reply >> length;
-                    QByteArray bytes(qsizetype(std::min(length, kMaxRead)), Qt::Uninitialized);
-                    auto got = read(std::span<char>(bytes.data(), size_t(bytes.size())));
-                    if (!got) {
-                        send(failure(got.error()));
-                        continue;
-                    }
-                    bytes.truncate(qsizetype(*got));
-                    send((Message(Kind::Bytes) << bytes).bytes());
-                    continue;
-                }
-                default: // WalkStop, or anything else: the walk ends
-                    return false;
-                }
+                if (*got == 0)
+                    break;
             }
+            return true;
         });
         if (clientGone)
             ::_exit(0);
