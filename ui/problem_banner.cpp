@@ -34,9 +34,17 @@ void ProblemBanner::showMessage(const QString &text)
     show();
 }
 
+QString ProblemBanner::link(const QString &href, const QString &text) const
+{
+    // In the banner's own text colour, underlined: the default link blue is unreadable on the
+    // highlight colour the banner is painted in.
+    return QStringLiteral("<a href=\"%1\" style=\"color: %2; text-decoration: underline\"><b>%3</b></a>")
+        .arg(href, palette().color(QPalette::HighlightedText).name(), text.toHtmlEscaped());
+}
+
 void ProblemBanner::showFailure(const QString &text, bool offerRetry)
 {
-    showMessage(offerRetry ? tr("%1 <a href=\"#retry\">Try Again</a>").arg(text.toHtmlEscaped()) : text);
+    showMessage(offerRetry ? QStringLiteral("%1 %2").arg(text.toHtmlEscaped(), link(QStringLiteral("#retry"), tr("Try Again"))) : text);
 }
 
 void ProblemBanner::reset()
@@ -54,9 +62,9 @@ void ProblemBanner::addProblems(const QString &file, const std::vector<Error> &p
         if (!problems_.contains(line))
             problems_ << line;
     }
-    showMessage(tr("%1 reading %2 — the tree shows everything that could be read. <a href=\"#problems\">Details…</a><br>%3")
+    showMessage(tr("%1 reading %2 — the tree shows everything that could be read. %4<br>%3")
                     .arg(countText(uint64_t(problems_.size()), tr("%n problem"), tr("%n problems")), file.toHtmlEscaped(),
-                         problems_.first().toHtmlEscaped()));
+                         problems_.first().toHtmlEscaped(), link(QStringLiteral("#problems"), tr("Details…"))));
 }
 
 void ProblemBanner::showDetails()

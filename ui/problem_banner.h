@@ -31,6 +31,7 @@ Q_SIGNALS:
 
 private:
     void showDetails();
+    QString link(const QString &href, const QString &text) const;
 
     QStringList problems_; // in the order reported
 };
