@@ -40,30 +40,29 @@ StallPrompt::StallPrompt(QWidget *parent)
 
 void StallPrompt::look()
 {
-    if (auto shown = shown_.lock()) {
-        const int quiet = shown->secondsWithoutProgress();
-        if (quiet == 0 || !shown->alive()) { // it moved on (or ended): nothing to ask
-            shown_.reset();
-            hide();
-        } else if (isVisible()) {
-            text_->setText(tr("Still reading %1 — nothing read and no answer for %2 s. A damaged or hostile file can make a "
-                              "reader loop for ever: stop it, or keep waiting?")
-                               .arg(QFileInfo(shown->file()).fileName(), QString::number(quiet)));
+    // The worker the prompt is about stays so while it is quiet; when it moves on or ends, a
+    // quiet one is looked for among those watched.
+    WorkerPtr worker = shown_.lock();
+    if (worker && (worker->secondsWithoutProgress() == 0 || !worker->alive()))
+        worker.reset();
+    if (!worker && workers_) {
+        for (const WorkerPtr &candidate : workers_()) {
+            if (candidate && candidate->alive() && candidate->secondsWithoutProgress() >= promptSeconds_) {
+                worker = candidate;
+                askAfter_ = promptSeconds_;
+                break;
+            }
         }
-        if (shown_.lock() && (isVisible() || quiet < waitUntil_))
-            return;
     }
-    if (!workers_)
-        return;
-    for (const WorkerPtr &worker : workers_()) {
-        if (!worker || !worker->alive() || worker->secondsWithoutProgress() < std::max(promptSeconds_, shown_.lock() == worker ? waitUntil_ : 0))
-            continue;
-        shown_ = worker;
-        waitUntil_ = 0;
-        show();
-        look(); // the text
+    shown_ = worker;
+    if (!worker || worker->secondsWithoutProgress() < askAfter_) { // nothing to ask, or Keep Waiting
+        hide();
         return;
     }
+    text_->setText(tr("Still reading %1 — nothing read and no answer for %2 s. A damaged or hostile file can make a "
+                      "reader loop for ever: stop it, or keep waiting?")
+                       .arg(QFileInfo(worker->file()).fileName(), QString::number(worker->secondsWithoutProgress())));
+    show();
 }
 
 void StallPrompt::stopWorker()
@@ -78,7 +77,7 @@ void StallPrompt::stopWorker()
 void StallPrompt::keepWaiting()
 {
     if (auto worker = shown_.lock())
-        waitUntil_ = worker->secondsWithoutProgress() + promptSeconds_;
+        askAfter_ = worker->secondsWithoutProgress() + promptSeconds_;
     hide();
 }
 

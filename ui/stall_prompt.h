@@ -34,7 +34,7 @@ Q_SIGNALS:
 private:
     std::function<QList<WorkerPtr>()> workers_;
     std::weak_ptr<WorkerChannel> shown_; // the worker the prompt is about
-    int waitUntil_ = 0; // quiet seconds after which to ask about it again
+    int askAfter_ = 0; // quiet seconds after which to ask about it (again, after Keep Waiting)
     int promptSeconds_ = 30;
     QLabel *text_;
     QTimer *timer_;

@@ -38,6 +38,18 @@ class TestSandboxedWindow : public QObject {
         return !window.isBusy() && opened.last().at(1).toBool();
     }
 
+    // From now on workers are a stand-in that never answers nor reads (a shell sleeping); returns
+    // the real worker's path to put back with useWorker().
+    QByteArray useMuteWorker()
+    {
+        const QString mute = test::writeFile(dir_, QStringLiteral("mute-worker"), "#!/bin/sh\nexec sleep 600\n");
+        QFile::setPermissions(mute, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+        const QByteArray real = qgetenv("ARCHIVESCOPE_WORKER");
+        useWorker(mute.toLocal8Bit());
+        return real;
+    }
+    static void useWorker(const QByteArray &program) { qputenv("ARCHIVESCOPE_WORKER", program); }
+
     static int32_t nodeNamed(const ui::MainWindow &window, const QByteArray &name)
     {
         const EntryTree &tree = window.browseView()->loader()->tree();
@@ -124,10 +136,7 @@ private Q_SLOTS:
     {
         // A stand-in worker that never answers (nor reads): the prompt appears, Stop ends it, the
         // open fails with "reading stopped" and Try Again; with the real worker back it opens.
-        const QString mute = test::writeFile(dir_, QStringLiteral("mute-worker"), "#!/bin/sh\nexec sleep 600\n");
-        QFile::setPermissions(mute, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        const QByteArray real = qgetenv("ARCHIVESCOPE_WORKER");
-        qputenv("ARCHIVESCOPE_WORKER", mute.toLocal8Bit());
+        const QByteArray real = useMuteWorker();
         ui::MainWindow window;
         window.show();
         window.stallPrompt()->setPromptSeconds(1);
@@ -136,7 +145,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(window.stallPrompt()->isVisible(), 20000);
         auto *text = window.stallPrompt()->findChild<QLabel *>();
         QVERIFY(text && text->text().contains(QStringLiteral("inner.tar.gz")));
-        qputenv("ARCHIVESCOPE_WORKER", real);
+        useWorker(real);
         // Keep Waiting hides it until as long again has passed.
         window.stallPrompt()->findChild<QPushButton *>(QStringLiteral("stallWait"))->click();
         QVERIFY(!window.stallPrompt()->isVisible());
@@ -154,14 +163,11 @@ private Q_SLOTS:
 
     void stopWhileOpeningEndsTheWorker()
     {
-        const QString mute = test::writeFile(dir_, QStringLiteral("mute-worker-2"), "#!/bin/sh\nexec sleep 600\n");
-        QFile::setPermissions(mute, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        const QByteArray real = qgetenv("ARCHIVESCOPE_WORKER");
-        qputenv("ARCHIVESCOPE_WORKER", mute.toLocal8Bit());
+        const QByteArray real = useMuteWorker();
         ui::MainWindow window;
         QSignalSpy opened(&window, &ui::MainWindow::opened);
         window.openSpec(tar_);
-        qputenv("ARCHIVESCOPE_WORKER", real);
+        useWorker(real);
         auto *stop = window.findChild<QAction *>(QStringLiteral("stopLoading"));
         QVERIFY(stop && stop->isEnabled()); // Stop works while a file opens, not only while it lists
         stop->trigger();

@@ -85,19 +85,24 @@ int requestFile(int fd, const QByteArray &path, const std::function<void(Kind)> 
     }
 }
 
+bool answerFileRequest(int fd, wire::Received &request, const QStringList &files, const QStringList &approved)
+{
+    QByteArray path;
+    request >> path;
+    const int opened = request.kind() == Kind::OpenFile && request.ok() ? openForWorker(files, path, approved) : -EPROTO;
+    const bool sent = wire::sendFrame(fd, (wire::Message(Kind::FileAnswer) << qint32(opened < 0 ? -opened : 0)).bytes(), opened);
+    if (opened >= 0)
+        ::close(opened);
+    return sent;
+}
+
 bool answerFileRequest(int fd, const QStringList &files)
 {
     auto frame = wire::receiveFrame(fd);
     if (!frame)
         return false;
     wire::Received request(*frame);
-    QByteArray path;
-    request >> path;
-    const int opened = request.kind() == Kind::OpenFile && request.ok() ? openForWorker(files, path) : -EPROTO;
-    const bool sent = wire::sendFrame(fd, (wire::Message(Kind::FileAnswer) << qint32(opened < 0 ? -opened : 0)).bytes(), opened);
-    if (opened >= 0)
-        ::close(opened);
-    return sent;
+    return answerFileRequest(fd, request, files);
 }
 
 void prepareToOpenNothing(const QByteArray &nameCharset)

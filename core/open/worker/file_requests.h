@@ -23,7 +23,10 @@ int openForWorker(const QStringList &files, const QByteArray &path, const QStrin
 // parent is gone.
 int requestFile(int fd, const QByteArray &path, const std::function<void(wire::Kind)> &other = {});
 
-// In the parent: answers one request read from `fd` (false once the worker has gone).
+// In the parent: answers `request` (an OpenFile the worker sent on `fd`) under the policy above;
+// false when the answer could not be sent.
+bool answerFileRequest(int fd, wire::Received &request, const QStringList &files, const QStringList &approved = {});
+// ... the same for the next request read from `fd` (false once the worker has gone).
 bool answerFileRequest(int fd, const QStringList &files);
 
 // Before a process stops being able to open files: what the C library loads from files on first

@@ -23,6 +23,16 @@ Result<T> field(WorkerChannel &worker, wire::Received &answer, Kind expected)
     return value;
 }
 
+// A request answered with one value of the `expected` kind.
+template <typename T>
+Result<T> askFor(WorkerChannel &worker, Kind kind, const WorkerChannel::Fields &fields, Kind expected)
+{
+    auto answer = worker.ask(kind, fields);
+    if (!answer)
+        return std::move(answer).error();
+    return field<T>(worker, *answer, expected);
+}
+
 // The end of a list or walk: whether it failed, and why.
 Result<void> doneOf(WorkerChannel &worker, wire::Received &done)
 {
@@ -55,10 +65,8 @@ Result<size_t> RemoteSource::readAt(uint64_t offset, std::span<char> buf) const
     size_t done = 0;
     while (done < buf.size() && offset + done < facts_.size) {
         const uint64_t want = std::min<uint64_t>(buf.size() - done, kReadPiece);
-        auto answer = worker_->ask(Kind::ReadAt, [&](Message &m) { m << facts_.id << quint64(offset + done) << quint64(want); });
-        if (!answer)
-            return std::move(answer).error();
-        auto bytes = field<QByteArray>(*worker_, *answer, Kind::Bytes);
+        auto bytes = askFor<QByteArray>(
+            *worker_, Kind::ReadAt, [&](Message &m) { m << facts_.id << quint64(offset + done) << quint64(want); }, Kind::Bytes);
         if (!bytes)
             return std::move(bytes).error();
         if (uint64_t(bytes->size()) > want)
@@ -126,18 +134,14 @@ Result<void> RemoteContainer::listing(Kind kind, const std::optional<Entry> &fol
 
 Result<Entry> RemoteContainer::find(const QByteArray &path)
 {
-    auto answer = worker_->ask(Kind::Find, [&](Message &m) { m << facts_.id << path; });
-    if (!answer)
-        return std::move(answer).error();
-    return field<Entry>(*worker_, *answer, Kind::EntryAnswer);
+    return askFor<Entry>(
+        *worker_, Kind::Find, [&](Message &m) { m << facts_.id << path; }, Kind::EntryAnswer);
 }
 
 Result<SourcePtr> RemoteContainer::open(const Entry &entry)
 {
-    auto answer = worker_->ask(Kind::OpenEntry, [&](Message &m) { m << facts_.id << entry; });
-    if (!answer)
-        return std::move(answer).error();
-    auto facts = field<wire::SourceFacts>(*worker_, *answer, Kind::Source);
+    auto facts = askFor<wire::SourceFacts>(
+        *worker_, Kind::OpenEntry, [&](Message &m) { m << facts_.id << entry; }, Kind::Source);
     if (!facts)
         return std::move(facts).error();
     return SourcePtr(std::make_shared<RemoteSource>(worker_, *facts));
@@ -145,10 +149,8 @@ Result<SourcePtr> RemoteContainer::open(const Entry &entry)
 
 Result<ContainerPtr> RemoteContainer::openNested(const Entry &entry)
 {
-    auto answer = worker_->ask(Kind::OpenNested, [&](Message &m) { m << facts_.id << entry; });
-    if (!answer)
-        return std::move(answer).error();
-    auto facts = field<wire::ContainerFacts>(*worker_, *answer, Kind::Container);
+    auto facts = askFor<wire::ContainerFacts>(
+        *worker_, Kind::OpenNested, [&](Message &m) { m << facts_.id << entry; }, Kind::Container);
     if (!facts)
         return std::move(facts).error();
     return ContainerPtr(std::make_shared<RemoteContainer>(worker_, std::move(*facts)));
@@ -236,10 +238,8 @@ Result<void> RemoteContainer::walkSelection(const QByteArray &selection, const C
 
 Result<Inspected> inspectIn(const WorkerPtr &worker, const QString &spec, const InspectOptions &options)
 {
-    auto answer = worker->ask(Kind::Inspect, [&](Message &m) { m << spec << quint64(options.headBytes) << options.allocation; });
-    if (!answer)
-        return std::move(answer).error();
-    auto facts = field<wire::InspectedFacts>(*worker, *answer, Kind::Inspected);
+    auto facts = askFor<wire::InspectedFacts>(
+        *worker, Kind::Inspect, [&](Message &m) { m << spec << quint64(options.headBytes) << options.allocation; }, Kind::Inspected);
     if (!facts)
         return std::move(facts).error();
     Inspected out;

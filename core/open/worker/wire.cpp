@@ -131,13 +131,25 @@ static QDataStream &writeVector(QDataStream &out, const std::vector<T> &values)
     return out;
 }
 
-template <typename T>
-static QDataStream &readList(QDataStream &in, T &values);
-
-template <typename T>
-static QDataStream &readVector(QDataStream &in, std::vector<T> &values)
+// Qt's own QList reading reserves whatever count the bytes claim: from a worker that would let a
+// damaged or hostile peer make this process allocate gigabytes. Counts are checked against the
+// bytes left.
+template <typename List>
+static QDataStream &readList(QDataStream &in, List &values)
 {
-    return readList(in, values);
+    quint32 count = 0;
+    in >> count;
+    values.clear();
+    if (in.device() && count > quint64(in.device()->bytesAvailable())) {
+        in.setStatus(QDataStream::ReadCorruptData);
+        return in;
+    }
+    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
+        typename List::value_type v{};
+        in >> v;
+        values.push_back(std::move(v));
+    }
+    return in;
 }
 
 QDataStream &operator<<(QDataStream &out, const InspectedFacts &f)
@@ -161,36 +173,15 @@ QDataStream &operator>>(QDataStream &in, InspectedFacts &f)
     quint64 size = 0;
     in >> i.spec >> i.directory >> size >> i.formatName >> i.formatInfo >> i.imageInfo;
     i.size = size;
-    readVector(in, i.allocation);
+    readList(in, i.allocation);
     in >> i.head;
     readOptional(in, i.openError);
-    readVector(in, i.problems);
+    readList(in, i.problems);
     in >> f.directory;
     readOptional(in, f.container);
     readOptional(in, f.source);
     readOptional(in, f.parent);
     return readOptional(in, f.entry);
-}
-
-// Qt's own QList reading reserves whatever count the bytes claim: from a worker that would let a
-// damaged or hostile peer make this process allocate gigabytes. Counts are checked against the
-// bytes left.
-template <typename List>
-static QDataStream &readList(QDataStream &in, List &values)
-{
-    quint32 count = 0;
-    in >> count;
-    values.clear();
-    if (in.device() && count > quint64(in.device()->bytesAvailable())) {
-        in.setStatus(QDataStream::ReadCorruptData);
-        return in;
-    }
-    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
-        typename List::value_type v{};
-        in >> v;
-        values.push_back(std::move(v));
-    }
-    return in;
 }
 
 QDataStream &operator<<(QDataStream &out, const TraceFacts &t)
@@ -344,7 +335,7 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Error> &errors)
 
 QDataStream &operator>>(QDataStream &in, std::vector<Error> &errors)
 {
-    return readVector(in, errors);
+    return readList(in, errors);
 }
 
 QDataStream &operator<<(QDataStream &out, const RequestContext &c)
@@ -416,46 +407,40 @@ static bool readAll(int fd, char *data, size_t size)
     return true;
 }
 
-bool sendFrame(int fd, const QByteArray &message, int passing)
+// Sends `head` and then `body` in one call (a walk sends a few small frames per entry), with
+// `passing` (when >= 0) riding on the first byte so the receiver's first read of the frame gets
+// it; then whatever the call did not take.
+static bool sendTwo(int fd, const char *head, size_t headSize, const char *body, size_t bodySize, int passing)
 {
-    const quint32 length = quint32(message.size());
-    if (passing < 0) {
-        // Length and message in one call (a walk sends a few small frames per entry).
-        iovec parts[2] = {{const_cast<quint32 *>(&length), sizeof length}, {const_cast<char *>(message.constData()), size_t(message.size())}};
-        msghdr header{};
-        header.msg_iov = parts;
-        header.msg_iovlen = 2;
-        ssize_t sent;
-        while ((sent = ::sendmsg(fd, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
-        }
-        if (sent < 0)
-            return false;
-        const size_t done = size_t(sent);
-        if (done < sizeof length)
-            return writeAll(fd, reinterpret_cast<const char *>(&length) + done, sizeof length - done) &&
-                   writeAll(fd, message.constData(), size_t(message.size()));
-        return writeAll(fd, message.constData() + (done - sizeof length), size_t(message.size()) - (done - sizeof length));
-    }
-    // The descriptor rides on the length's bytes: the receiver's first read of the frame gets it.
-    iovec part{const_cast<quint32 *>(&length), sizeof length};
-    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    iovec parts[2] = {{const_cast<char *>(head), headSize}, {const_cast<char *>(body), bodySize}};
     msghdr header{};
-    header.msg_iov = &part;
-    header.msg_iovlen = 1;
-    header.msg_control = control;
-    header.msg_controllen = sizeof control;
-    cmsghdr *rights = CMSG_FIRSTHDR(&header);
-    rights->cmsg_level = SOL_SOCKET;
-    rights->cmsg_type = SCM_RIGHTS;
-    rights->cmsg_len = CMSG_LEN(sizeof(int));
-    std::memcpy(CMSG_DATA(rights), &passing, sizeof(int));
+    header.msg_iov = parts;
+    header.msg_iovlen = 2;
+    alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    if (passing >= 0) {
+        header.msg_control = control;
+        header.msg_controllen = sizeof control;
+        cmsghdr *rights = CMSG_FIRSTHDR(&header);
+        rights->cmsg_level = SOL_SOCKET;
+        rights->cmsg_type = SCM_RIGHTS;
+        rights->cmsg_len = CMSG_LEN(sizeof(int));
+        std::memcpy(CMSG_DATA(rights), &passing, sizeof(int));
+    }
     ssize_t sent;
     while ((sent = ::sendmsg(fd, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
     }
     if (sent <= 0)
         return false;
-    return writeAll(fd, reinterpret_cast<const char *>(&length) + sent, sizeof length - size_t(sent)) &&
-           writeAll(fd, message.constData(), size_t(message.size()));
+    const size_t done = size_t(sent);
+    if (done < headSize)
+        return writeAll(fd, head + done, headSize - done) && writeAll(fd, body, bodySize);
+    return writeAll(fd, body + (done - headSize), bodySize - (done - headSize));
+}
+
+bool sendFrame(int fd, const QByteArray &message, int passing)
+{
+    const quint32 length = quint32(message.size());
+    return sendTwo(fd, reinterpret_cast<const char *>(&length), sizeof length, message.constData(), size_t(message.size()), passing);
 }
 
 bool sendBytes(int fd, const char *data, size_t size)
@@ -468,19 +453,7 @@ bool sendBytes(int fd, const char *data, size_t size)
     std::memcpy(head, &frameLength, 4);
     head[4] = char(Kind::Bytes);
     std::memcpy(head + 5, &big, 4);
-    iovec parts[2] = {{head, sizeof head}, {const_cast<char *>(data), size}};
-    msghdr header{};
-    header.msg_iov = parts;
-    header.msg_iovlen = 2;
-    ssize_t sent;
-    while ((sent = ::sendmsg(fd, &header, MSG_NOSIGNAL)) < 0 && errno == EINTR) {
-    }
-    if (sent < 0)
-        return false;
-    const size_t done = size_t(sent);
-    if (done < sizeof head)
-        return writeAll(fd, head + done, sizeof head - done) && writeAll(fd, data, size);
-    return writeAll(fd, data + (done - sizeof head), size - (done - sizeof head));
+    return sendTwo(fd, head, sizeof head, data, size, -1);
 }
 
 std::optional<QByteArray> receiveFrame(int fd, int *passed)

@@ -251,15 +251,7 @@ Result<wire::Received> WorkerChannel::next()
                 continue;
             }
             if (message.kind() == Kind::OpenFile) {
-                QByteArray path;
-                message >> path;
-                if (!message.ok())
-                    return broken(QStringLiteral("a request for a file"));
-                const int opened = openForWorker({file_}, path, approved_);
-                const bool sent = wire::sendFrame(fd_, (wire::Message(Kind::FileAnswer) << qint32(opened < 0 ? -opened : 0)).bytes(), opened);
-                if (opened >= 0)
-                    ::close(opened);
-                if (!sent)
+                if (!answerFileRequest(fd_, message, {file_}, approved_))
                     return ended();
                 continue;
             }

@@ -101,20 +101,18 @@ private:
         case Kind::ListFolder:
             return listEntries(request);
         case Kind::Find: {
-            quint32 id = 0;
+            auto container = takeContainer(request);
             QByteArray path;
-            request >> id >> path;
-            auto container = containerNamed(id);
+            request >> path;
             if (!container)
                 return failure(container.error());
             auto found = (*container)->find(path);
             return found ? (Message(Kind::EntryAnswer) << *found).bytes() : failure(found.error());
         }
         case Kind::OpenEntry: {
-            quint32 id = 0;
+            auto container = takeContainer(request);
             Entry entry;
-            request >> id >> entry;
-            auto container = containerNamed(id);
+            request >> entry;
             if (!container)
                 return failure(container.error());
             auto content = (*container)->open(entry);
@@ -123,10 +121,9 @@ private:
         case Kind::ReadAt:
             return readAt(request);
         case Kind::OpenNested: {
-            quint32 id = 0;
+            auto container = takeContainer(request);
             Entry entry;
-            request >> id >> entry;
-            auto container = containerNamed(id);
+            request >> entry;
             if (!container)
                 return failure(container.error());
             auto content = (*container)->open(entry);
@@ -172,14 +169,12 @@ private:
 
     QByteArray listEntries(Received &request)
     {
-        quint32 id = 0;
+        auto container = takeContainer(request);
         std::optional<Entry> folder;
-        request >> id;
         if (request.kind() == Kind::ListFolder) {
             folder.emplace();
             request >> *folder;
         }
-        auto container = containerNamed(id);
         if (!container)
             return failure(container.error());
         std::vector<Entry> batch;
@@ -233,10 +228,9 @@ private:
     // for it: the socket's buffer paces the walk, a byte from the client stops it.
     QByteArray walk(Received &request)
     {
-        quint32 id = 0;
+        auto container = takeContainer(request);
         QByteArray selection;
-        request >> id >> selection;
-        auto container = containerNamed(id);
+        request >> selection;
         if (!container)
             return failure(container.error());
         const QByteArray below = selection + '/';
@@ -361,8 +355,11 @@ private:
                 keep(container->source())};
     }
 
-    Result<ContainerPtr> containerNamed(quint32 id)
+    // Every request about a container starts with its number.
+    Result<ContainerPtr> takeContainer(Received &request)
     {
+        quint32 id = 0;
+        request >> id;
         auto it = containers_.find(id);
         if (it == containers_.end())
             return unknown(id);
