@@ -41,6 +41,17 @@ int64_t childCpuTicks(pid_t pid)
 
 } // namespace
 
+void readWaitStatus(WorkerEnd &end, int status)
+{
+    if (WIFEXITED(status)) {
+        end.exitCode = WEXITSTATUS(status);
+        end.outOfMemory = end.exitCode == kWorkerOutOfMemory;
+        end.lockdownFailed = end.exitCode == kWorkerLockdownFailed;
+    } else if (WIFSIGNALED(status)) {
+        end.signal = WTERMSIG(status);
+    }
+}
+
 void becomeWorker()
 {
     for (int crash : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
@@ -121,13 +132,7 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
     while (::wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
     }
     end.maxrssKib = usage.ru_maxrss;
-    if (WIFEXITED(status)) {
-        end.exitCode = WEXITSTATUS(status);
-        end.outOfMemory = end.exitCode == kWorkerOutOfMemory;
-        end.lockdownFailed = end.exitCode == kWorkerLockdownFailed;
-    } else if (WIFSIGNALED(status)) {
-        end.signal = WTERMSIG(status);
-    }
+    readWaitStatus(end, status);
     return end;
 }
 

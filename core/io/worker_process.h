@@ -39,6 +39,10 @@ constexpr int kWorkerOutOfMemory = 125;
 // ... and when it could not lock itself down (it then parsed nothing).
 constexpr int kWorkerLockdownFailed = 124;
 
+// How a worker ended, from its wait status (waitpid): its exit code, signal, memory limit,
+// failed lockdown. For workers started any way (runInWorker, or a program of their own).
+void readWaitStatus(WorkerEnd &end, int status);
+
 // Makes this process a worker before it locks down: a crash ends it by its signal (not by a
 // handler a test framework or sanitizer installed), a failed allocation exits with
 // kWorkerOutOfMemory.

@@ -143,6 +143,8 @@ Error WorkerChannel::ended()
     int status = 0;
     while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
     }
+    WorkerEnd end;
+    readWaitStatus(end, status);
     QString why;
     ErrorKind kind = ErrorKind::Format;
     if (stalled_) {
@@ -151,16 +153,16 @@ Error WorkerChannel::ended()
     } else if (stopped_) {
         kind = ErrorKind::Cancelled;
         why = QStringLiteral("reading stopped: its worker was ended");
-    } else if (WIFSIGNALED(status)) {
-        why = QStringLiteral("the worker reading it crashed (signal %1, %2)").arg(WTERMSIG(status)).arg(QString::fromLocal8Bit(::strsignal(WTERMSIG(status))));
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == kWorkerOutOfMemory) {
+    } else if (end.signal != 0) {
+        why = QStringLiteral("the worker reading it crashed (signal %1, %2)").arg(end.signal).arg(QString::fromLocal8Bit(::strsignal(end.signal)));
+    } else if (end.outOfMemory) {
         kind = ErrorKind::Limit;
         why = QStringLiteral("the worker reading it ran out of memory at its limit of %1").arg(sizeLabel(limits_.memoryBytes));
-    } else if (WIFEXITED(status) && WEXITSTATUS(status) == kWorkerLockdownFailed) {
+    } else if (end.lockdownFailed) {
         kind = ErrorKind::System;
         why = QStringLiteral("the worker could not lock itself down, so it read nothing");
     } else {
-        why = QStringLiteral("the worker reading it ended unexpectedly (exit status %1)").arg(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        why = QStringLiteral("the worker reading it ended unexpectedly (exit status %1)").arg(end.exitCode);
     }
     death_ = Error::make(kind, file_, why);
     ended_ = true;
