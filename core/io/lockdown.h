@@ -2,11 +2,12 @@
 #pragma once
 // Locks the calling process down before it parses an untrusted file: a memory ceiling
 // (RLIMIT_AS), few descriptors, no core files, no new privileges, death with its parent, and a
-// seccomp filter (libseccomp) under which it cannot start programs, make or use network
-// sockets, trace or write other processes, create, change or remove files, open anything for
-// writing, or set up io_uring (which could open files behind the filter's back). Those calls
-// fail with EPERM/EACCES rather than killing it, so a library that tries one (libarchive
-// starting an external decompressor) gets a clean error.
+// seccomp filter (libseccomp) that allows a list of calls — memory, threads, reading and writing
+// descriptors it already holds, its socket, time, io_uring on rings its parent made — and fails
+// every other with EPERM. So it cannot start programs, make or use network sockets, trace or
+// signal other processes, create, change or remove files, open anything for writing, or set up
+// io_uring (a ring of its own could open files behind the filter's back). A library that tries
+// one (libarchive starting an external decompressor) gets a clean error, not a kill.
 //
 // What it does not stop: reading files the user can read, unless mayOpenFiles is false (then
 // nothing can be opened at all), and a kernel bug reachable through the calls it allows.
