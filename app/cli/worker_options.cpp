@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "worker_options.h"
 
+#include "bench/machine_info.h"
 #include "cli_output.h"
 #include "io/file_source.h"
 #include "open/reading_policy.h"
@@ -79,20 +80,48 @@ std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &optio
 
 bool parsesInWorker(const QString &command)
 {
-    for (const char *name : {"info", "ls", "cat", "map", "mime-type"})
+    for (const char *name : {"info", "ls", "cat", "map", "bench", "mime-type"})
         if (command == QLatin1String(name))
             return true;
     return false;
+}
+
+// What the worker of `args` (a command, its options, its SPEC) may have: the SPEC's file; for
+// `bench`, scratch files in --output-dir and the --json/--csv files, written by the parent.
+static WorkerGrants grantsFor(const QStringList &args)
+{
+    static const QStringList valued = {QStringLiteral("--strategy"), QStringLiteral("--sizes"), QStringLiteral("--runs"),
+                                       QStringLiteral("--warmup"), QStringLiteral("--cache"), QStringLiteral("--passes"),
+                                       QStringLiteral("--output-dir"), QStringLiteral("--json"), QStringLiteral("--csv")};
+    const bool bench = args.first() == QLatin1String("bench");
+    WorkerGrants grants;
+    for (qsizetype i = 1; i < args.size(); ++i) {
+        QString name = args[i], value;
+        if (!name.startsWith(QLatin1Char('-'))) {
+            grants.files << splitSpec(name).file;
+            continue;
+        }
+        if (!bench)
+            continue; // the other commands' options are flags
+        if (const qsizetype equals = name.indexOf(QLatin1Char('=')); equals > 0) {
+            value = name.mid(equals + 1);
+            name.truncate(equals);
+        } else if (valued.contains(name) && i + 1 < args.size()) {
+            value = args[++i];
+        }
+        if (name == QLatin1String("--output-dir"))
+            grants.scratchDir = value;
+        else if (name == QLatin1String("--json") || name == QLatin1String("--csv"))
+            grants.exports << value;
+    }
+    return grants;
 }
 
 WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, const std::function<int()> &work)
 {
     if (args.first() == QLatin1String("mime-type"))
         return runInWorker(work, limits);
-    QStringList files;
-    for (qsizetype i = 1; i < args.size(); ++i)
-        if (!args[i].startsWith(QLatin1Char('-')))
-            files << splitSpec(args[i]).file;
+    const WorkerGrants grants = grantsFor(args);
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         WorkerEnd end;
@@ -102,13 +131,19 @@ WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, 
     prepareToOpenNothing(currentNameCharset());
     WorkerLimits noOpening = limits;
     noOpening.lockdown.mayOpenFiles = false;
+    if (args.first() == QLatin1String("bench")) {
+        prepareMachineInfo(); // kept across the fork: the worker cannot read /proc/cpuinfo
+        // The most rings a strategy holds at once (the pxar accessor's three), polled and not.
+        noOpening.lockdown.plainRings = 3;
+        noOpening.lockdown.polledRings = 3;
+    }
     noOpening.serveFd = pair[0];
-    noOpening.serve = [&] { return answerFileRequest(pair[0], files); };
+    noOpening.serve = [&] { return answerWorkerRequest(pair[0], grants); };
     const int asking = pair[1];
     const WorkerEnd end = runInWorker(
         [&] {
             ::close(pair[0]);
-            setFileOpener([asking](const QByteArray &path) { return requestFile(asking, path); });
+            askParentOn(asking);
             return work();
         },
         noOpening);

@@ -79,7 +79,8 @@ static double seconds(const timeval &tv)
     return double(tv.tv_sec) + double(tv.tv_usec) / 1e6;
 }
 
-static Result<Sample> measure(const ReadStrategy &strategy, const ReadTarget &target, size_t buffer, const CancelFlag &cancel)
+// One run; what the strategy noted about it (a fallback it took) goes to `note`.
+static Result<Sample> measure(const ReadStrategy &strategy, const ReadTarget &target, size_t buffer, const CancelFlag &cancel, QString *note)
 {
     rusage before{}, after{};
     const auto ioBefore = readProcIo();
@@ -94,6 +95,7 @@ static Result<Sample> measure(const ReadStrategy &strategy, const ReadTarget &ta
     if (outcome->bytes != strategy.expectedBytes(target))
         return Error::make(ErrorKind::Format, target.spec,
                            QStringLiteral("strategy %1 read %2 bytes, expected %3").arg(strategy.name()).arg(outcome->bytes).arg(strategy.expectedBytes(target)));
+    *note = outcome->note;
     Sample s;
     s.seconds = std::chrono::duration<double>(end - start).count();
     s.bytes = outcome->bytes;
@@ -142,6 +144,7 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
                 points[i].cache = config.cache;
                 points[i].pass = pass;
             }
+            std::vector<QString> strategyNotes(points.size());
             for (int run = 0; run < perPoint; ++run) {
                 for (size_t i = 0; i < points.size(); ++i) {
                     const ReadStrategy &strategy = *selection->strategies[i];
@@ -158,15 +161,22 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
                                                  ? QStringLiteral("cache eviction could not be verified")
                                                  : QStringLiteral("cache eviction left %1% resident").arg(evicted->residentFraction * 100, 0, 'f', 1);
                     }
-                    auto sample = measure(strategy, target, size_t(buffer), cancel);
+                    QString note;
+                    auto sample = measure(strategy, target, size_t(buffer), cancel, &note);
                     ++done;
                     if (!sample)
                         return std::move(sample).error();
+                    // What the strategy said (a fallback: buffered instead of O_DIRECT, threads
+                    // instead of io_uring) goes with the point: its numbers are of what really ran.
+                    strategyNotes[i] = note;
                     if (run >= config.warmup)
                         points[i].runs.push_back(*sample);
                 }
             }
-            for (BenchPoint &point : points) {
+            for (size_t i = 0; i < points.size(); ++i) {
+                BenchPoint &point = points[i];
+                if (!strategyNotes[i].isEmpty())
+                    point.note = point.note.isEmpty() ? strategyNotes[i] : point.note + QStringLiteral("; ") + strategyNotes[i];
                 std::vector<double> rates;
                 for (const Sample &s : point.runs)
                     rates.push_back(s.seconds > 0 ? double(s.bytes) / 1048576.0 / s.seconds : 0);

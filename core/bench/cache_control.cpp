@@ -2,6 +2,7 @@
 #include "cache_control.h"
 
 #include "io/byte_text.h"
+#include "io/file_source.h"
 
 #include <cerrno>
 #include <fcntl.h>
@@ -14,7 +15,7 @@ namespace asc {
 
 double residentFraction(const QString &path)
 {
-    const int fd = ::open(nativePath(path).constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = openReadOnly(nativePath(path));
     if (fd < 0)
         return -1;
     struct stat st {};
@@ -42,9 +43,9 @@ double residentFraction(const QString &path)
 
 Result<EvictionOutcome> evictFromPageCache(const QString &path)
 {
-    const int fd = ::open(nativePath(path).constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = openReadOnly(nativePath(path));
     if (fd < 0)
-        return Error::system(path, QStringLiteral("open for cache eviction"), errno);
+        return Error::system(path, QStringLiteral("open for cache eviction"), -fd);
     const int rc = ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
     ::close(fd);
     if (rc != 0)

@@ -12,7 +12,9 @@
 
 namespace asc {
 
-static QString cpuModel()
+namespace {
+
+QString readCpuModel()
 {
     QFile f(QStringLiteral("/proc/cpuinfo"));
     if (!f.open(QIODevice::ReadOnly))
@@ -24,16 +26,43 @@ static QString cpuModel()
     return {};
 }
 
+QByteArray readMounts()
+{
+    QFile mounts(QStringLiteral("/proc/self/mounts"));
+    return mounts.open(QIODevice::ReadOnly) ? mounts.readAll() : QByteArray();
+}
+
+// What is read from files, once: a sandboxed worker reads it before it locks down.
+struct FileFacts {
+    QString cpu = readCpuModel();
+    QString os = QSysInfo::prettyProductName();
+    QByteArray mounts = readMounts();
+    int cores = int(std::thread::hardware_concurrency()); // glibc reads /sys for it
+};
+
+const FileFacts &fileFacts()
+{
+    static const FileFacts facts;
+    return facts;
+}
+
+} // namespace
+
+void prepareMachineInfo()
+{
+    (void)fileFacts();
+}
+
 QString filesystemOf(const QString &path)
 {
     // The longest mount point that prefixes the path's canonical form.
     const QString canonical = QFileInfo(path).canonicalFilePath();
-    QFile mounts(QStringLiteral("/proc/self/mounts"));
-    if (canonical.isEmpty() || !mounts.open(QIODevice::ReadOnly))
+    const QByteArray &mounts = fileFacts().mounts;
+    if (canonical.isEmpty() || mounts.isEmpty())
         return QStringLiteral("unknown");
     QString best = QStringLiteral("unknown");
     qsizetype bestLength = -1;
-    for (const QByteArray &line : mounts.readAll().split('\n')) {
+    for (const QByteArray &line : mounts.split('\n')) {
         const QList<QByteArray> fields = line.split(' ');
         if (fields.size() < 3)
             continue;
@@ -52,11 +81,11 @@ QJsonObject machineInfo(const QString &targetPath)
     utsname u{};
     uname(&u);
     QJsonObject m;
-    m[QStringLiteral("cpu")] = cpuModel();
-    m[QStringLiteral("cores")] = int(std::thread::hardware_concurrency());
+    m[QStringLiteral("cpu")] = fileFacts().cpu;
+    m[QStringLiteral("cores")] = fileFacts().cores;
     m[QStringLiteral("kernel")] = QStringLiteral("%1 %2").arg(QString::fromUtf8(u.sysname), QString::fromUtf8(u.release));
     m[QStringLiteral("arch")] = QString::fromUtf8(u.machine);
-    m[QStringLiteral("os")] = QSysInfo::prettyProductName();
+    m[QStringLiteral("os")] = fileFacts().os;
     m[QStringLiteral("hostname")] = QString::fromUtf8(u.nodename);
     m[QStringLiteral("filesystem")] = filesystemOf(targetPath);
     m[QStringLiteral("libc")] = QStringLiteral("glibc %1").arg(QString::fromUtf8(gnu_get_libc_version()));

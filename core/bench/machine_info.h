@@ -8,6 +8,9 @@
 namespace asc {
 
 QJsonObject machineInfo(const QString &targetPath);
+// Reads now what machineInfo reads from files (the CPU, the OS, the mount table) and keeps it:
+// before a process that benchmarks locks itself down.
+void prepareMachineInfo();
 // The filesystem type holding `path` ("ext4", "tmpfs", ...), or "unknown".
 QString filesystemOf(const QString &path);
 

@@ -9,8 +9,21 @@
 
 namespace asc {
 
+static AtomicWriter &writer()
+{
+    static AtomicWriter given;
+    return given;
+}
+
+void setAtomicWriter(AtomicWriter given)
+{
+    writer() = std::move(given);
+}
+
 Result<void> writeFileAtomically(const QString &path, const QByteArray &bytes)
 {
+    if (writer())
+        return writer()(path, bytes);
     const QFileInfo info(path);
     const QByteArray dir = info.absolutePath().toLocal8Bit();
     QByteArray temp = (info.absolutePath() + QStringLiteral("/.") + info.fileName() + QStringLiteral(".tmp-XXXXXX")).toLocal8Bit();

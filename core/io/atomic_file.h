@@ -7,9 +7,15 @@
 #include "result.h"
 
 #include <QByteArray>
+#include <functional>
 
 namespace asc {
 
 Result<void> writeFileAtomically(const QString &path, const QByteArray &bytes);
+
+// Where writeFileAtomically writes in a process that may not write files (a worker: its parent,
+// which writes only the files the user named). Process-wide; unset: written here.
+using AtomicWriter = std::function<Result<void>(const QString &path, const QByteArray &bytes)>;
+void setAtomicWriter(AtomicWriter writer);
 
 } // namespace asc

@@ -25,16 +25,28 @@ void setFileOpener(FileOpener opener)
     fileOpener() = std::move(opener);
 }
 
+int openReadOnly(const QByteArray &nativePath, int statusFlags)
+{
+    const int fd = fileOpener() ? fileOpener()(nativePath) : ::open(nativePath.constData(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return fileOpener() ? fd : -errno;
+    if (statusFlags != 0 && ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | statusFlags) != 0) {
+        const int err = errno;
+        ::close(fd);
+        return -err;
+    }
+    return fd;
+}
+
 Result<std::shared_ptr<FileSource>> FileSource::open(const QString &path)
 {
-    const QByteArray native = nativePath(path);
-    int fd = fileOpener() ? fileOpener()(native) : ::open(native.constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = openReadOnly(nativePath(path));
     // A worker's parent passes regular files and block devices only; what else it was is told as
     // an errno, and worded as here.
     if (fd == -EISDIR || fd == -ENODEV)
         return Error::make(ErrorKind::Usage, path, fd == -EISDIR ? QStringLiteral("is a directory") : QStringLiteral("not a regular file or block device"));
     if (fd < 0)
-        return Error::system(path, QStringLiteral("open"), fileOpener() ? -fd : errno);
+        return Error::system(path, QStringLiteral("open"), -fd);
     struct stat st {};
     if (::fstat(fd, &st) != 0) {
         int err = errno;

@@ -14,6 +14,10 @@ namespace asc {
 using FileOpener = std::function<int(const QByteArray &nativePath)>;
 void setFileOpener(FileOpener opener);
 
+// Opens `nativePath` read-only (through the file opener where one is set), then adds
+// `statusFlags` (O_DIRECT, O_NOATIME: fcntl F_SETFL). A descriptor, or -errno.
+int openReadOnly(const QByteArray &nativePath, int statusFlags = 0);
+
 class FileSource final : public ByteSource {
 public:
     // Opens `path` read-only. Directories and unreadable files are errors.

@@ -45,7 +45,7 @@ struct Rules {
 
 // What a parser, its threads and the C library need once the input is open: memory, threads and
 // their synchronisation, reading and writing descriptors already held, the worker's own socket,
-// time, and io_uring on rings its parent set up (restricted to reads; see io/ring_setup.h).
+// time, and io_uring on the rings it made before (restricted to reads; see io/ring_setup.h).
 const std::initializer_list<const char *> kAllowed = {
     // memory
     "brk", "mmap", "munmap", "mremap", "mprotect", "madvise", "mincore", "membarrier",
@@ -64,7 +64,7 @@ const std::initializer_list<const char *> kAllowed = {
     // its socket and waiting on it; event loops' wake-ups
     "recvmsg", "sendmsg", "recvfrom", "sendto", "shutdown", "poll", "ppoll", "select", "pselect6", "eventfd2", "epoll_create1",
     "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2", "timerfd_create", "timerfd_settime", "timerfd_gettime",
-    // rings the parent made (io_uring_setup stays refused)
+    // rings made before the lockdown, restricted to reads (io_uring_setup stays refused)
     "io_uring_enter", "io_uring_register"};
 
 } // namespace
@@ -109,6 +109,11 @@ Result<void> lockDown(const LockdownLimits &limits)
     ::setrlimit(RLIMIT_CORE, &noCore);
     if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
         return fail("prctl", errno);
+
+    // Rings the benchmarks will borrow: made now, while io_uring_setup is allowed. Without
+    // io_uring here the readers use their thread pool, as they would without the sandbox.
+    if (limits.plainRings + limits.polledRings > 0)
+        (void)prepareRingPool({limits.plainRings, limits.polledRings});
 
     // An allow-list: any call not named here fails with EPERM.
     Filter filter{seccomp_init(SCMP_ACT_ERRNO(EPERM))};

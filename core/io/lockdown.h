@@ -3,7 +3,7 @@
 // Locks the calling process down before it parses an untrusted file: a memory ceiling
 // (RLIMIT_AS), few descriptors, no core files, no new privileges, death with its parent, and a
 // seccomp filter (libseccomp) that allows a list of calls — memory, threads, reading and writing
-// descriptors it already holds, its socket, time, io_uring on rings its parent made — and fails
+// descriptors it already holds, its socket, time, io_uring on rings made beforehand — and fails
 // every other with EPERM. So it cannot start programs, make or use network sockets, trace or
 // signal other processes, create, change or remove files, open anything for writing, or set up
 // io_uring (a ring of its own could open files behind the filter's back). A library that tries
@@ -13,6 +13,7 @@
 // nothing can be opened at all), and a kernel bug reachable through the calls it allows.
 
 #include "io/result.h"
+#include "io/ring_setup.h"
 
 #include <cstdint>
 
@@ -24,6 +25,9 @@ struct LockdownLimits {
     // False: open(2) of any path fails too, reading included (the GUI's worker: its parent opens
     // what the file needs and passes the descriptors).
     bool mayOpenFiles = true;
+    // io_uring rings made before the lockdown for the benchmarks' readers (io/ring_setup.h).
+    int plainRings = 0;
+    int polledRings = 0;
 };
 
 Result<void> lockDown(const LockdownLimits &limits);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "uring_reader.h"
+#include "io/ring_setup.h"
 #include "io/trace.h"
 
 #include <cerrno>
@@ -16,22 +17,14 @@ UringReader::UringReader(SourcePtr source, const AsyncOptions &options)
 Result<std::unique_ptr<UringReader>> UringReader::create(SourcePtr source, const AsyncOptions &options)
 {
     std::unique_ptr<UringReader> reader(new UringReader(source, options));
-    const unsigned entries = unsigned(std::max(1, options.queueDepth));
-    int rc = -EINVAL;
-    if (options.kernelPolling) {
-        io_uring_params params{};
-        params.flags = IORING_SETUP_SQPOLL;
-        params.sq_thread_idle = 10; // ms the kernel thread keeps polling after the last submission
-        rc = io_uring_queue_init_params(entries, &reader->ring_, &params);
-        // Not allowed here (old kernel, seccomp policy): an ordinary ring reads the same bytes.
-        reader->options_.kernelPolling = rc == 0;
-    }
-    if (rc < 0)
-        rc = io_uring_queue_init(entries, &reader->ring_, 0);
-    if (rc < 0) {
+    auto polled = setUpRing({unsigned(std::max(1, options.queueDepth)), options.kernelPolling}, &reader->ring_);
+    if (!polled) {
         reader->ring_.ring_fd = -1;
-        return Error::system(source->name(), QStringLiteral("io_uring_queue_init"), -rc);
+        Error error = std::move(polled).error();
+        error.file = source->name();
+        return error;
     }
+    reader->options_.kernelPolling = *polled;
     // The file registered once: the kernel then skips looking the descriptor up for every read.
     if (auto extent = source->fileExtent(0); extent && io_uring_register_files(&reader->ring_, &extent->fd, 1) == 0)
         reader->registeredFd_ = extent->fd;
@@ -41,10 +34,10 @@ Result<std::unique_ptr<UringReader>> UringReader::create(SourcePtr source, const
 Result<void> UringReader::probe()
 {
     io_uring ring{};
-    int rc = io_uring_queue_init(1, &ring, 0);
-    if (rc < 0)
-        return Error::system({}, QStringLiteral("io_uring_queue_init"), -rc);
-    io_uring_queue_exit(&ring);
+    auto made = setUpRing({}, &ring);
+    if (!made)
+        return std::move(made).error();
+    endRing(&ring);
     return {};
 }
 
@@ -69,7 +62,7 @@ UringReader::~UringReader()
         io_uring_cqe_seen(&ring_, cqe);
         --submitted_;
     }
-    io_uring_queue_exit(&ring_);
+    endRing(&ring_);
 }
 
 void UringReader::start(int index)

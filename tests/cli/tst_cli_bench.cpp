@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // `bench` and `compare` as a script uses them: table lines per point, a summary, JSON that
 // validates against bench/result.schema.json, CSV with one row per point, `compare` of a result
-// with itself saying "no difference", and usage errors.
+// with itself saying "no difference", and usage errors. The bench runs in the sandboxed worker:
+// it counts the same reads there as in-process (io_uring included, on the worker's rings), its
+// copies and result files are made by the parent, and a worker killed mid-bench is a clean error.
 
 #include "json_schema.h"
 #include "test_files.h"
@@ -10,7 +12,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTest>
+#include <csignal>
 
 using namespace asc;
 
@@ -78,6 +82,84 @@ private Q_SLOTS:
         auto c = test::runCli({QStringLiteral("compare"), garbage, garbage});
         QCOMPARE(c.exitCode, 1);
         QVERIFY(c.err.contains("garbage.json"));
+    }
+
+    // The points of a --json result: strategy and size -> (bytes, read calls) of each counted run,
+    // and the point's note.
+    static QMap<QString, QString> pointsOf(const QString &json)
+    {
+        QFile file(json);
+        if (!file.open(QIODevice::ReadOnly))
+            return {};
+        QMap<QString, QString> points;
+        for (const auto &value : QJsonDocument::fromJson(file.readAll()).object()[QStringLiteral("points")].toArray()) {
+            const QJsonObject point = value.toObject();
+            QStringList runs;
+            for (const auto &run : point[QStringLiteral("runs")].toArray())
+                runs << QStringLiteral("%1/%2").arg(run.toObject()[QStringLiteral("bytes")].toInteger()).arg(run.toObject()[QStringLiteral("syscalls")].toInteger());
+            points[point[QStringLiteral("strategy")].toString() + QLatin1Char(' ') + QString::number(point[QStringLiteral("buffer")].toInteger())] =
+                runs.join(QLatin1Char(',')) + QStringLiteral(" note:") + point[QStringLiteral("note")].toString();
+        }
+        return points;
+    }
+
+    void benchInTheWorkerCountsAsInProcess()
+    {
+        // Plain-file, io_uring, stdio and copy strategies: the worker opens nothing itself (the
+        // parent passes the file and makes the copies in --output-dir), sets up no ring of its own
+        // (it borrows those it made before locking down), and writes no result file (the parent
+        // writes the one named).
+        QTemporaryDir copies;
+        QStringList args = {QStringLiteral("bench"), file_, QStringLiteral("--sizes"), QStringLiteral("64K,1M"), QStringLiteral("--runs"), QStringLiteral("2"),
+                            QStringLiteral("--output-dir"), copies.path()};
+        for (const char *strategy : {"pread", "uring-qd4", "uring-qd16", "stdio", "copy", "direct"})
+            args << QStringLiteral("--strategy") << QString::fromLatin1(strategy);
+        const QString sandboxed = dir_.filePath(QStringLiteral("sandboxed.json"));
+        const QString here = dir_.filePath(QStringLiteral("here.json"));
+        auto inWorker = test::runCli(args + QStringList{QStringLiteral("--json"), sandboxed});
+        QVERIFY2(inWorker.exitCode == 0, inWorker.err.constData());
+        auto inProcess = test::runCli(QStringList{QStringLiteral("--no-sandbox")} + args + QStringList{QStringLiteral("--json"), here});
+        QVERIFY2(inProcess.exitCode == 0, inProcess.err.constData());
+        const auto a = pointsOf(sandboxed), b = pointsOf(here);
+        QCOMPARE(a.size(), 12);
+        QCOMPARE(a.keys(), b.keys());
+        for (const QString &point : a.keys())
+            QCOMPARE(point + QLatin1Char(' ') + a[point], point + QLatin1Char(' ') + b[point]);
+        for (const QString &point : a)
+            QVERIFY2(!point.contains(QStringLiteral("thread pool")), qPrintable(point));
+        QVERIFY(QDir(copies.path()).entryList(QDir::Files | QDir::Hidden).isEmpty());
+        // A result file the user did not name is not written for the worker.
+        const QString other = dir_.filePath(QStringLiteral("other.json"));
+        auto csvNamed = test::runCli({QStringLiteral("bench"), file_, QStringLiteral("--strategy"), QStringLiteral("read"), QStringLiteral("--sizes"),
+                                      QStringLiteral("1M"), QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--csv=") + other});
+        QCOMPARE(csvNamed.exitCode, 0);
+        QVERIFY(QFile::exists(other));
+    }
+
+    void killedMidBenchIsACleanError()
+    {
+        QProcess cli;
+        cli.start(QStringLiteral(CLI_PATH), {QStringLiteral("bench"), file_, QStringLiteral("--strategy"), QStringLiteral("uring-qd4"), QStringLiteral("--sizes"),
+                                             QStringLiteral("4K"), QStringLiteral("--runs"), QStringLiteral("10000")});
+        QVERIFY(cli.waitForStarted());
+        // The first point's line comes once its runs are done: wait for the header, then kill the
+        // worker while it measures.
+        QVERIFY(cli.waitForReadyRead(20000));
+        pid_t worker = 0;
+        for (int i = 0; i < 500 && worker <= 0; ++i) {
+            QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(cli.processId()));
+            if (children.open(QIODevice::ReadOnly))
+                worker = pid_t(children.readAll().trimmed().split(' ').first().toInt());
+            if (worker <= 0)
+                QTest::qWait(20);
+        }
+        QVERIFY(worker > 0);
+        QCOMPARE(::kill(worker, SIGKILL), 0);
+        QVERIFY(cli.waitForFinished(20000));
+        QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(cli.exitCode(), 1);
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.contains(file_) && err.contains(QStringLiteral("signal 9")), qPrintable(err));
     }
 };
 

@@ -6,6 +6,7 @@
 // the worker and come back as what they were; a worker that only waits is left alone. Through
 // the CLI: a worker killed mid-cat is a clean error (exit 1) naming the file.
 
+#include "io/ring_setup.h"
 #include "io/worker_process.h"
 #include "test_files.h"
 
@@ -102,6 +103,50 @@ private Q_SLOTS:
         // The workers of the shells open nothing at all: their parent passes what they may read.
         QCOMPARE(refused([&] { return long(::open(readable.constData(), O_RDONLY)); }, {EACCES}, false), 0);
         QCOMPARE(refused([&] { return long(::openat(AT_FDCWD, readable.constData(), O_RDONLY)); }, {EACCES}, false), 0);
+    }
+
+    void workerRingsOnlyRead()
+    {
+        // The rings a benchmarking worker makes before locking down read what it holds, and the
+        // kernel refuses anything else on them: opening a file through the ring (which the
+        // seccomp filter cannot see) fails with EACCES.
+        const QByteArray readable = test::writeFile(dir_, QStringLiteral("ring-readable"), "ring bytes").toLocal8Bit();
+        const int fd = ::open(readable.constData(), O_RDONLY | O_CLOEXEC);
+        QVERIFY(fd >= 0);
+        WorkerLimits limits;
+        limits.lockdown.mayOpenFiles = false;
+        limits.lockdown.plainRings = 1;
+        const WorkerEnd end = runInWorker(
+            [&] {
+                io_uring ring{};
+                if (!setUpRing({4, false}, &ring))
+                    return 20;
+                auto complete = [&ring](auto prepare) {
+                    io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+                    prepare(sqe);
+                    io_uring_submit(&ring);
+                    io_uring_cqe *cqe = nullptr;
+                    if (io_uring_wait_cqe(&ring, &cqe) != 0)
+                        return -9999;
+                    const int res = cqe->res;
+                    io_uring_cqe_seen(&ring, cqe);
+                    return res;
+                };
+                char bytes[16] = {};
+                if (complete([&](io_uring_sqe *sqe) { io_uring_prep_read(sqe, fd, bytes, sizeof bytes, 0); }) != 10)
+                    return 21;
+                if (complete([&](io_uring_sqe *sqe) { io_uring_prep_openat(sqe, AT_FDCWD, readable.constData(), O_RDONLY, 0); }) != -EACCES)
+                    return 22;
+                endRing(&ring);
+                // The pool has one ring, lent again once given back; a second at once is refused.
+                io_uring again{}, more{};
+                if (!setUpRing({4, false}, &again) || setUpRing({4, false}, &more))
+                    return 23;
+                return 0;
+            },
+            limits);
+        ::close(fd);
+        QCOMPARE(end.exitCode, 0);
     }
 
     void cliWorkerGetsFilesFromItsParent()

@@ -2,13 +2,14 @@
 #include "library_strategies.h"
 
 #include "io/byte_text.h"
-
+#include "io/file_source.h"
 #include "io/proc_io.h"
 
 #include <QFile>
 #include <cerrno>
 #include <cstdio>
 #include <memory>
+#include <unistd.h>
 
 namespace asc {
 
@@ -51,10 +52,18 @@ public:
     Result<ReadOutcome> run(const ReadTarget &target, size_t buffer, const CancelFlag &cancel,
                             const ByteConsumer &consume) const override
     {
+        // Opened before counting: in a sandboxed worker, opening is a request to the parent,
+        // and its reply would count as a read.
+        const int fd = openReadOnly(nativePath(target.filePath));
+        if (fd < 0)
+            return Error::system(target.filePath, QStringLiteral("open"), -fd);
         return countingThreadSyscalls([&]() -> Result<ReadOutcome> {
-            FILE *f = std::fopen(nativePath(target.filePath).constData(), "rbe");
-            if (!f)
-                return Error::system(target.filePath, QStringLiteral("fopen"), errno);
+            FILE *f = ::fdopen(fd, "rb");
+            if (!f) {
+                const int err = errno;
+                ::close(fd);
+                return Error::system(target.filePath, QStringLiteral("fdopen"), err);
+            }
             std::unique_ptr<FILE, decltype(&std::fclose)> file(f, &std::fclose);
             std::unique_ptr<char[]> streamBuffer;
             if (!defaultBuffer_) {
@@ -95,10 +104,15 @@ public:
     Result<ReadOutcome> run(const ReadTarget &target, size_t buffer, const CancelFlag &cancel,
                             const ByteConsumer &consume) const override
     {
+        const int fd = openReadOnly(nativePath(target.filePath)); // before counting, as for stdio
+        if (fd < 0)
+            return Error::system(target.filePath, QStringLiteral("open"), -fd);
         return countingThreadSyscalls([&]() -> Result<ReadOutcome> {
-            QFile file(target.filePath);
-            if (!file.open(QIODevice::ReadOnly))
+            QFile file;
+            if (!file.open(fd, QIODevice::ReadOnly, QFileDevice::AutoCloseHandle)) {
+                ::close(fd);
                 return Error::make(ErrorKind::System, target.filePath, file.errorString());
+            }
             std::unique_ptr<char[]> bytes(new char[buffer]);
             ReadOutcome outcome;
             for (;;) {

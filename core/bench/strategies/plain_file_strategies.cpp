@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "plain_file_strategies.h"
 
+#include "io/file_source.h"
+
 #include "io/byte_text.h"
 
 #include "file_descriptor.h"
@@ -25,9 +27,9 @@ QString plainFileOnly(const ReadTarget &target)
 
 Result<int> openTarget(const ReadTarget &target, int extraFlags)
 {
-    int fd = ::open(nativePath(target.filePath).constData(), O_RDONLY | O_CLOEXEC | extraFlags);
+    const int fd = openReadOnly(nativePath(target.filePath), extraFlags);
     if (fd < 0)
-        return Error::system(target.filePath, QStringLiteral("open"), errno);
+        return Error::system(target.filePath, QStringLiteral("open"), -fd);
     return fd;
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "copy_strategy.h"
 
-#include <QRandomGenerator>
+#include "io/scratch_file.h"
+
 #include <functional>
 #include <cerrno>
 #include <fcntl.h>
@@ -30,14 +31,13 @@ public:
 
     Result<ReadOutcome> run(const ReadTarget &target, size_t buffer, const CancelFlag &cancel, const ByteConsumer &consume) const override
     {
-        const QString path = target.outputDir + QStringLiteral("/.archivescope-copy-") + QString::number(QRandomGenerator::global()->generate64(), 36);
-        const QByteArray native = path.toLocal8Bit();
-        const int fd = ::open(native.constData(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (fd < 0)
-            return Error::system(path, QStringLiteral("create copy"), errno);
-        // The copy never outlives the run: removed on success, failure and cancel alike.
-        auto cleanup = [&, fd] { ::close(fd); ::unlink(native.constData()); };
-        std::unique_ptr<void, std::function<void(void *)>> guard(reinterpret_cast<void *>(1), [&](void *) { cleanup(); });
+        auto scratch = createScratchFile(target.outputDir);
+        if (!scratch)
+            return std::move(scratch).error();
+        // The copy never outlives the run: a scratch file is gone once closed.
+        const int fd = *scratch;
+        const QString path = target.outputDir;
+        std::unique_ptr<void, std::function<void(void *)>> guard(reinterpret_cast<void *>(1), [fd](void *) { ::close(fd); });
         std::unique_ptr<char[]> bytes(new char[buffer]);
         ReadOutcome outcome;
         uint64_t writes = 0;

@@ -2,12 +2,18 @@
 #include "file_requests.h"
 
 #include "formats/image/disk_image.h"
+#include "io/atomic_file.h"
 #include "io/byte_text.h"
+#include "io/file_source.h"
+#include "io/scratch_file.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
 #include <ctime>
 #include <fcntl.h>
 #include <iconv.h>
@@ -17,6 +23,8 @@
 namespace asc {
 
 using wire::Kind;
+using wire::Message;
+using wire::Received;
 
 // The canonical form of a path as bytes (names need not be UTF-8); empty when it does not exist.
 static QByteArray canonical(const QByteArray &path)
@@ -29,8 +37,30 @@ static QByteArray canonical(const QByteArray &path)
     return out;
 }
 
+// Whether `path` is the io counters (/proc/N/io, /proc/N/task/T/io) of a child of this process:
+// what a benchmark in the worker reads about itself.
+static bool isChildsIoFile(const QByteArray &path)
+{
+    int pid = 0, tid = 0, end = 0;
+    const bool process = std::sscanf(path.constData(), "/proc/%d/io%n", &pid, &end) == 1 && end == path.size();
+    const bool thread = !process && std::sscanf(path.constData(), "/proc/%d/task/%d/io%n", &pid, &tid, &end) == 2 && end == path.size();
+    if (!process && !thread)
+        return false;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    // "PID (name) STATE PPID ...": the name may hold anything but ends at the last ')'.
+    const QByteArray line = stat.readAll();
+    const QList<QByteArray> after = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    return after.size() > 1 && after[1].toLongLong() == ::getpid();
+}
+
 int openForWorker(const QStringList &files, const QByteArray &path, const QStringList &approved)
 {
+    if (isChildsIoFile(path)) {
+        const int fd = ::open(path.constData(), O_RDONLY | O_CLOEXEC);
+        return fd >= 0 ? fd : -errno;
+    }
     const QByteArray asked = canonical(path);
     if (asked.isEmpty())
         return -ENOENT;
@@ -58,51 +88,150 @@ int openForWorker(const QStringList &files, const QByteArray &path, const QStrin
     return fd;
 }
 
-int requestFile(int fd, const QByteArray &path, const std::function<void(Kind)> &other)
+namespace {
+
+using Other = std::function<void(Kind)>;
+
+// One exchange at a time: threads of a worker (a bench's reader, a decoder) may ask at once.
+std::mutex asking;
+
+// Sends `request` and waits for the answer of kind `answer` (its descriptor, if one was passed,
+// in *passed); other frames meanwhile go to `other`. Ends the process when the parent is gone.
+Received askParent(int fd, const QByteArray &request, Kind answer, int *passed, const Other &other)
 {
-    if (!wire::sendFrame(fd, (wire::Message(Kind::OpenFile) << path).bytes()))
+    const std::lock_guard<std::mutex> lock(asking);
+    if (!wire::sendFrame(fd, request))
         ::_exit(0); // the parent is gone
     for (;;) {
-        int passed = -1;
-        auto frame = wire::receiveFrame(fd, &passed);
+        *passed = -1;
+        auto frame = wire::receiveFrame(fd, passed);
         if (!frame)
             ::_exit(0);
-        wire::Received reply(*frame);
-        if (reply.kind() != Kind::FileAnswer) {
-            if (passed >= 0)
-                ::close(passed);
-            if (other)
-                other(reply.kind());
-            continue;
-        }
-        qint32 errnum = EPROTO;
-        reply >> errnum;
-        if (reply.ok() && errnum == 0 && passed >= 0)
-            return passed;
-        if (passed >= 0)
-            ::close(passed);
-        return -(errnum > 0 ? errnum : EPROTO);
+        Received reply(*frame);
+        if (reply.kind() == answer)
+            return reply;
+        if (*passed >= 0)
+            ::close(*passed);
+        if (other)
+            other(reply.kind());
     }
 }
 
-bool answerFileRequest(int fd, wire::Received &request, const QStringList &files, const QStringList &approved)
+// An answer that is an errno, and a descriptor with it when 0: the descriptor or -errno.
+int descriptorFrom(Received &reply, int passed)
 {
-    QByteArray path;
-    request >> path;
-    const int opened = request.kind() == Kind::OpenFile && request.ok() ? openForWorker(files, path, approved) : -EPROTO;
-    const bool sent = wire::sendFrame(fd, (wire::Message(Kind::FileAnswer) << qint32(opened < 0 ? -opened : 0)).bytes(), opened);
-    if (opened >= 0)
-        ::close(opened);
-    return sent;
+    qint32 errnum = EPROTO;
+    reply >> errnum;
+    if (reply.ok() && errnum == 0 && passed >= 0)
+        return passed;
+    if (passed >= 0)
+        ::close(passed);
+    return -(errnum > 0 ? errnum : EPROTO);
 }
 
-bool answerFileRequest(int fd, const QStringList &files)
+int requestScratchFile(int fd, const QString &dir, const Other &other)
+{
+    int passed = -1;
+    Received reply = askParent(fd, (Message(Kind::CreateScratch) << dir).bytes(), Kind::FileAnswer, &passed, other);
+    return descriptorFrom(reply, passed);
+}
+
+Result<void> requestExport(int fd, const QString &path, const QByteArray &bytes, const Other &other)
+{
+    int passed = -1;
+    Received reply = askParent(fd, (Message(Kind::WriteExport) << path << bytes).bytes(), Kind::ExportAnswer, &passed, other);
+    if (passed >= 0)
+        ::close(passed);
+    bool written = false;
+    Error error;
+    reply >> written;
+    if (!written)
+        reply >> error;
+    if (!reply.ok())
+        return Error::system(path, QStringLiteral("write through the parent"), EPROTO);
+    if (!written)
+        return error;
+    return {};
+}
+
+// The same file as the user named it: compared as absolute, cleaned paths.
+bool sameFile(const QString &a, const QString &b)
+{
+    return QFileInfo(a).absoluteFilePath() == QFileInfo(b).absoluteFilePath();
+}
+
+} // namespace
+
+int requestFile(int fd, const QByteArray &path, const Other &other)
+{
+    int passed = -1;
+    Received reply = askParent(fd, (Message(Kind::OpenFile) << path).bytes(), Kind::FileAnswer, &passed, other);
+    return descriptorFrom(reply, passed);
+}
+
+void askParentOn(int fd, const Other &other)
+{
+    setFileOpener([fd, other](const QByteArray &path) { return requestFile(fd, path, other); });
+    setScratchFileMaker([fd, other](const QString &dir) { return requestScratchFile(fd, dir, other); });
+    setAtomicWriter([fd, other](const QString &path, const QByteArray &bytes) { return requestExport(fd, path, bytes, other); });
+}
+
+bool isWorkerRequest(Kind kind)
+{
+    return kind == Kind::OpenFile || kind == Kind::CreateScratch || kind == Kind::WriteExport;
+}
+
+bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
+{
+    // Answered with a descriptor (or -errno) passed along.
+    auto pass = [fd](const Message &answer, int opened) {
+        const bool sent = wire::sendFrame(fd, answer.bytes(), opened);
+        if (opened >= 0)
+            ::close(opened);
+        return sent;
+    };
+    switch (request.kind()) {
+    case Kind::OpenFile: {
+        QByteArray path;
+        request >> path;
+        const int opened = request.ok() ? openForWorker(grants.files, path, grants.approved) : -EPROTO;
+        return pass(Message(Kind::FileAnswer) << qint32(opened < 0 ? -opened : 0), opened);
+    }
+    case Kind::CreateScratch: {
+        QString dir;
+        request >> dir;
+        const bool allowed = request.ok() && !grants.scratchDir.isEmpty() && sameFile(dir, grants.scratchDir);
+        const int made = allowed ? makeScratchFile(grants.scratchDir) : -EACCES;
+        return pass(Message(Kind::FileAnswer) << qint32(made < 0 ? -made : 0), made);
+    }
+    case Kind::WriteExport: {
+        QString path;
+        QByteArray bytes;
+        request >> path >> bytes;
+        bool named = false;
+        for (const QString &exported : grants.exports)
+            named = named || sameFile(path, exported);
+        Result<void> written = !request.ok() ? Result<void>(Error::system(path, QStringLiteral("write"), EPROTO))
+                               : !named      ? Result<void>(Error::system(path, QStringLiteral("write"), EACCES))
+                                             : writeFileAtomically(path, bytes);
+        Message answer(Kind::ExportAnswer);
+        answer << bool(written);
+        if (!written)
+            answer << written.error();
+        return wire::sendFrame(fd, answer.bytes());
+    }
+    default:
+        return pass(Message(Kind::FileAnswer) << qint32(EPROTO), -1);
+    }
+}
+
+bool answerWorkerRequest(int fd, const WorkerGrants &grants)
 {
     auto frame = wire::receiveFrame(fd);
     if (!frame)
         return false;
-    wire::Received request(*frame);
-    return answerFileRequest(fd, request, files);
+    Received request(*frame);
+    return answerWorkerRequest(fd, request, grants);
 }
 
 void prepareToOpenNothing(const QByteArray &nameCharset)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Files for a worker that may not open any (LockdownLimits::mayOpenFiles false): it asks its
-// parent for each path (wire OpenFile), the parent opens read-only what the policy allows and
-// passes the descriptor back (FileAnswer with SCM_RIGHTS). Used by archivescope-worker with the
-// GUI's WorkerChannel, and by the CLI's forked worker with its parent.
+// What a worker that may not open or create anything (LockdownLimits::mayOpenFiles false) asks its
+// parent for, and what the parent grants: read-only descriptors of the files the policy allows
+// (OpenFile), scratch files in the folder the user named for the bench's copies (CreateScratch),
+// and atomic writes of the files the user named for results (WriteExport). Descriptors come back with SCM_RIGHTS. Used by
+// archivescope-worker with the GUI's WorkerChannel, and by the CLI's forked worker with its parent.
 #pragma once
 
 #include "open/worker/wire.h"
@@ -12,22 +13,33 @@
 
 namespace asc {
 
+// What the parent lets its worker have.
+struct WorkerGrants {
+    QStringList files; // the files opened: each, and what lies in its folder or below, read-only
+    QStringList approved; // backing files the user allowed
+    QString scratchDir; // where scratch files may be made (bench --output-dir); empty: nowhere
+    QStringList exports; // files the parent writes for it (bench --json/--csv)
+};
+
 // The policy: `path` may be read when it is one of `files` or lies in the folder of one of them
 // (or below: a VMDK's extents, a pxar's payload, a qcow2 backing file beside it), is one of
 // `approved` (backing files the user allowed), or backing files may be followed anywhere
 // (--allow-backing). Returns a read-only descriptor of a regular file or block device, or -errno.
 int openForWorker(const QStringList &files, const QByteArray &path, const QStringList &approved = {});
 
-// In the worker: asks the parent on `fd` for `path`; a descriptor or -errno. Frames other than
-// the answer that arrive meanwhile go to `other` (a stop request). Ends the process when the
-// parent is gone.
+// In the worker: from now on, files, scratch files and exports are asked of the parent on
+// `fd` (the process-wide hooks of io/). Frames other than an answer that arrive meanwhile go to
+// `other` (a stop request). Asking ends the process when the parent is gone.
+void askParentOn(int fd, const std::function<void(wire::Kind)> &other = {});
+// ... one file: a descriptor or -errno.
 int requestFile(int fd, const QByteArray &path, const std::function<void(wire::Kind)> &other = {});
 
-// In the parent: answers `request` (an OpenFile the worker sent on `fd`) under the policy above;
-// false when the answer could not be sent.
-bool answerFileRequest(int fd, wire::Received &request, const QStringList &files, const QStringList &approved = {});
+// In the parent: whether `kind` is one of the worker's requests above.
+bool isWorkerRequest(wire::Kind kind);
+// Answers `request` (read from `fd`) under `grants`; false when the answer could not be sent.
+bool answerWorkerRequest(int fd, wire::Received &request, const WorkerGrants &grants);
 // ... the same for the next request read from `fd` (false once the worker has gone).
-bool answerFileRequest(int fd, const QStringList &files);
+bool answerWorkerRequest(int fd, const WorkerGrants &grants);
 
 // Before a process stops being able to open files: what the C library loads from files on first
 // use — the converters for `nameCharset` and the common legacy charsets, the local time zone —

@@ -35,7 +35,8 @@ enum class Kind : quint8 {
     Cancel, // stop the running request (no answer of its own)
     Test, // tests only: try a forbidden act -> Bytes (what happened)
     BackingAnswer, // the answer to AskBacking: followed or not
-    FileAnswer, // the answer to OpenFile: 0 and a descriptor passed with it, or an errno
+    FileAnswer, // the answer to OpenFile and CreateScratch: 0 and a descriptor passed with it, or an errno
+    ExportAnswer, // the answer to WriteExport: written, or not and its Error
     // worker -> client
     Inspected = 64,
     Container,
@@ -50,6 +51,8 @@ enum class Kind : quint8 {
     Trace,
     AskBacking, // inside any request: may this image read that backing file? (image, backing)
     OpenFile, // inside any request: a read-only descriptor for this path, please (the worker cannot open)
+    CreateScratch, // inside any request: a scratch file to write in this folder (the bench's copies)
+    WriteExport, // inside any request: write these bytes atomically to this file the user named
 };
 
 // What every request carries besides its own fields: how names are decoded, whether its reads

@@ -252,8 +252,8 @@ Result<wire::Received> WorkerChannel::next()
                     return ended();
                 continue;
             }
-            if (message.kind() == Kind::OpenFile) {
-                if (!answerFileRequest(fd_, message, {file_}, approved_))
+            if (isWorkerRequest(message.kind())) {
+                if (!answerWorkerRequest(fd_, message, WorkerGrants{{file_}, approved_, {}, {}}))
                     return ended();
                 continue;
             }

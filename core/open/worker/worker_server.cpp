@@ -48,9 +48,7 @@ public:
         backingPolicy().askOutside = [this](const QString &image, const QString &backing) { return askBacking(image, backing); };
         // The worker cannot open files (its filter refuses open): the client opens what its
         // policy allows and passes the descriptor.
-        setFileOpener([this](const QByteArray &path) {
-            return requestFile(fd_, path, [this](Kind kind) { cancelled_ = cancelled_ || kind == Kind::Cancel; });
-        });
+        askParentOn(fd_, [this](Kind kind) { cancelled_ = cancelled_ || kind == Kind::Cancel; });
         while (auto frame = wire::receiveFrame(fd_)) {
             Received request(std::move(*frame));
             // Replies and stop requests that arrive after their request ended mean nothing now.
@@ -61,6 +59,7 @@ public:
             case Kind::Cancel:
             case Kind::BackingAnswer:
             case Kind::FileAnswer:
+            case Kind::ExportAnswer:
                 continue;
             default:
                 break;
