@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
 // archivescope-worker --socket-fd N [--memory-limit BYTES] [--max-open-files N] [--allow-backing]
-// [--charset NAME]:
+// [--charset NAME] [--rings PLAIN,POLLED]:
 // the process the GUI (and `archivescope-cli extract`) starts for each file it opens
 // (open/worker/worker_channel.h). Not for people: it locks itself down before it reads a byte,
 // then answers requests on the socket until its parent closes it. Its own small program (Qt Core
 // and the parsers, no widgets), so an idle worker stays small.
 
+#include "bench/bench_in_worker.h"
+#include "bench/machine_info.h"
 #include "open/reading_policy.h"
 #include "io/worker_process.h"
 #include "open/worker/file_requests.h"
 #include "open/worker/worker_server.h"
 #include "process_setup.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +40,8 @@ int main(int argc, char **argv)
             asc::backingPolicy().allowOutside = true;
         else if (std::strcmp(argv[i], "--charset") == 0 && hasValue)
             charset = argv[++i];
+        else if (std::strcmp(argv[i], "--rings") == 0 && hasValue) // a worker that benchmarks
+            std::sscanf(argv[++i], "%d,%d", &limits.plainRings, &limits.polledRings);
     }
     int type = 0;
     socklen_t length = sizeof type;
@@ -48,10 +53,14 @@ int main(int argc, char **argv)
     if (limits.memoryBytes < (uint64_t(64) << 20))
         limits.memoryBytes = uint64_t(64) << 20;
     asc::prepareToOpenNothing(charset);
+    limits.plainRings = std::clamp(limits.plainRings, 0, 8);
+    limits.polledRings = std::clamp(limits.polledRings, 0, 8);
+    if (limits.plainRings + limits.polledRings > 0)
+        asc::prepareMachineInfo(); // what a result records about the machine, read while it may
     asc::becomeWorker();
     if (auto locked = asc::lockDown(limits); !locked) {
         std::fprintf(stderr, "archivescope-worker: cannot lock down: %s\n", qPrintable(locked.error().toString()));
         return asc::kWorkerLockdownFailed;
     }
-    return asc::serveWorker(fd);
+    return asc::serveWorker(fd, {{asc::wire::Kind::Bench, asc::benchAct()}});
 }

@@ -2,8 +2,10 @@
 // Each file a window opens is parsed in a worker process of its own: killing it mid-browse is an
 // error in the banner with "Try Again" (which opens the file in a fresh worker), another window
 // goes on undisturbed, a worker that answers nothing brings up "Still reading… Stop?", and
-// --no-sandbox parses in this process.
+// --no-sandbox parses in this process. The Benchmark workspace measures in a worker of its own:
+// killing it mid-run is an error naming the file, and the next run starts a fresh one.
 
+#include "bench/bench_panel.h"
 #include "main_window.h"
 #include "open/tree_loader.h"
 #include "open_job.h"
@@ -174,6 +176,52 @@ private Q_SLOTS:
         QVERIFY(opened.wait(20000));
         QVERIFY(!opened.last().at(1).toBool());
         QVERIFY2(window.bannerText().contains(QStringLiteral("reading stopped")), qPrintable(window.bannerText()));
+    }
+
+    // A worker of ours started for a bench (with rings of its own), or 0.
+    static pid_t benchWorker()
+    {
+        for (const QString &task : QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QFile children(QStringLiteral("/proc/self/task/%1/children").arg(task));
+            if (!children.open(QIODevice::ReadOnly))
+                continue;
+            for (const QByteArray &pid : children.readAll().trimmed().split(' ')) {
+                QFile cmdline(QStringLiteral("/proc/%1/cmdline").arg(QString::fromLatin1(pid)));
+                if (!pid.isEmpty() && cmdline.open(QIODevice::ReadOnly) && cmdline.readAll().contains("--rings"))
+                    return pid_t(pid.toInt());
+            }
+        }
+        return 0;
+    }
+
+    void benchRunsInAWorkerOfItsOwn()
+    {
+        const QString big = test::writeFile(dir_, QStringLiteral("bench.bin"), test::seededBytes(64 << 20, 9));
+        ui::BenchPanel panel;
+        panel.show();
+        panel.setTarget(big);
+        panel.setStrategies({QStringLiteral("read"), QStringLiteral("uring-qd4")});
+        panel.setSizes(4096, 16 << 20);
+        panel.setRuns(20, 1);
+        QSignalSpy done(&panel, &ui::BenchPanel::runFinished);
+        QSignalSpy progressed(&panel, &ui::BenchPanel::progressed);
+        panel.run();
+        QVERIFY(progressed.wait(60000));
+        const pid_t worker = benchWorker();
+        QVERIFY(worker > 0 && worker != ::getpid());
+        QCOMPARE(::kill(worker, SIGKILL), 0);
+        QVERIFY(done.count() > 0 || done.wait(60000));
+        QCOMPARE(done.first().first().toBool(), false);
+        QVERIFY2(panel.statusText().contains(big) && panel.statusText().contains(QStringLiteral("signal 9")), qPrintable(panel.statusText()));
+        QVERIFY(!panel.isRunning());
+        // The next run has a fresh worker and completes.
+        panel.setSizes(65536, 65536);
+        panel.setRuns(1, 0);
+        QSignalSpy again(&panel, &ui::BenchPanel::runFinished);
+        panel.run();
+        QVERIFY(again.wait(30000));
+        QCOMPARE(again.first().first().toBool(), true);
+        QCOMPARE(benchWorker(), pid_t(0)); // ended with its run
     }
 
     void noSandboxParsesHere()

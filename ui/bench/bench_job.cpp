@@ -1,11 +1,35 @@
 // SPDX-License-Identifier: MIT
 #include "bench_job.h"
 
+#include "bench/bench_in_worker.h"
+#include "open/spec.h"
+#include "open_job.h"
+
 #include <QObject>
 #include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace asc::ui {
+
+Result<WorkerPtr> startBenchWorker(const BenchConfig &config)
+{
+    if (!sandbox().enabled)
+        return WorkerPtr{};
+    WorkerSettings settings = sandbox().worker;
+    reserveBenchRings(settings.limits);
+    settings.scratchDir = config.outputDir;
+    return WorkerChannel::start(splitSpec(config.spec).file, settings);
+}
+
+Result<BenchResult> runSweep(const WorkerPtr &worker, const BenchConfig &config, const CancelFlag &cancel, const BenchCallbacks &callbacks)
+{
+    if (worker)
+        return runBenchInWorker(*worker, config, cancel, callbacks);
+    auto target = openReadTarget(config.spec);
+    if (!target)
+        return std::move(target).error();
+    return runBench(config, *target, cancel, callbacks);
+}
 
 BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(BenchOutcome)> finished, std::function<void(BenchProgress)> progress)
 {
@@ -14,26 +38,22 @@ BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(Be
     QObject *context = receiver;
     BenchJob job;
     CancelFlag cancel = job.cancel; // shares the flag with the caller
-    job.future = QtConcurrent::run([context, config, finished, progress, cancel](QPromise<BenchPoint> &promise) {
+    auto worker = startBenchWorker(config);
+    job.future = QtConcurrent::run([context, config, finished, progress, cancel, worker](QPromise<BenchPoint> &promise) {
         BenchOutcome outcome;
-        auto target = openReadTarget(config.spec);
-        if (!target) {
-            outcome.error = target.error();
-        } else {
-            BenchCallbacks callbacks;
-            callbacks.point = [&](const BenchPoint &p) { promise.addResult(p); };
-            callbacks.progress = [&](int done, int total, const QString &what) {
-                promise.setProgressRange(0, total);
-                promise.setProgressValueAndText(done, what);
-                if (progress)
-                    QMetaObject::invokeMethod(context, [progress, done, total, what] { progress({done, total, what}); });
-            };
-            auto result = runBench(config, *target, cancel, callbacks);
-            if (result)
-                outcome.result = std::move(result).value();
-            else
-                outcome.error = result.error();
-        }
+        BenchCallbacks callbacks;
+        callbacks.point = [&](const BenchPoint &p) { promise.addResult(p); };
+        callbacks.progress = [&](int done, int total, const QString &what) {
+            promise.setProgressRange(0, total);
+            promise.setProgressValueAndText(done, what);
+            if (progress)
+                QMetaObject::invokeMethod(context, [progress, done, total, what] { progress({done, total, what}); });
+        };
+        auto result = worker ? runSweep(*worker, config, cancel, callbacks) : Result<BenchResult>(worker.error());
+        if (result)
+            outcome.result = std::move(result).value();
+        else
+            outcome.error = result.error();
         if (finished)
             QMetaObject::invokeMethod(context, [finished, outcome] { finished(outcome); });
     });

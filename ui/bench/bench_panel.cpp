@@ -605,6 +605,11 @@ void BenchPanel::renameRun(int index, const QString &name)
         item->setText(name);
 }
 
+QString BenchPanel::statusText() const
+{
+    return status_->text();
+}
+
 void BenchPanel::finished(BenchOutcome outcome)
 {
     running_ = false;

@@ -59,6 +59,7 @@ public:
     // The label of a run in the history (as editing it in the list does).
     void renameRun(int index, const QString &name);
     QString comparisonText() const;
+    QString statusText() const; // what the line under the chart says (progress, the end of a run)
     Result<void> loadResult(const QString &path);
     Result<void> saveResult(const QString &path) const;
     Result<void> exportChart(const QString &path) const;

@@ -131,14 +131,20 @@ void TraceMenu::recordRun(const QString &spec, const QString &strategy, uint64_t
     }
     tracing_ = true;
     window_->statusBar()->showMessage(tr("Tracing: %1…").arg(title));
+    // One run of the strategy, where the bench would run it (in a worker with the sandbox on):
+    // the worker's reads come back into this process's trace.
+    BenchConfig config;
+    config.spec = spec;
+    config.strategies = {strategy};
+    config.buffers = {buffer};
+    config.runs = 1;
+    config.warmup = 0;
+    auto worker = startBenchWorker(config);
     asc::IoTrace::start();
-    whenFinished(this, QtConcurrent::run([spec, s, buffer]() -> QString {
-                     auto target = openReadTarget(spec);
-                     if (!target)
-                         return target.error().toString();
-                     if (QString why = s->notApplicable(target->target); !why.isEmpty())
-                         return why;
-                     auto outcome = s->run(target->target, size_t(buffer), CancelFlag{}, {});
+    whenFinished(this, QtConcurrent::run([config, worker]() -> QString {
+                     if (!worker)
+                         return worker.error().toString();
+                     auto outcome = runSweep(*worker, config, CancelFlag{}, {});
                      return outcome ? QString() : outcome.error().toString();
                  }),
                  [this, title](QString error) {

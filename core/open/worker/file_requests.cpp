@@ -162,6 +162,12 @@ bool sameFile(const QString &a, const QString &b)
 
 } // namespace
 
+bool unlessAskingParent(const std::function<bool()> &look)
+{
+    std::unique_lock<std::mutex> lock(asking, std::try_to_lock);
+    return lock.owns_lock() && look();
+}
+
 int requestFile(int fd, const QByteArray &path, const Other &other)
 {
     int passed = -1;

@@ -31,6 +31,9 @@ int openForWorker(const QStringList &files, const QByteArray &path, const QStrin
 // `fd` (the process-wide hooks of io/). Frames other than an answer that arrive meanwhile go to
 // `other` (a stop request). Asking ends the process when the parent is gone.
 void askParentOn(int fd, const std::function<void(wire::Kind)> &other = {});
+// Runs `look` (a glance at the socket for the client's stop) unless an exchange with the parent
+// is in flight on another thread, whose answer must not be taken for the client's byte; false then.
+bool unlessAskingParent(const std::function<bool()> &look);
 // ... one file: a descriptor or -errno.
 int requestFile(int fd, const QByteArray &path, const std::function<void(wire::Kind)> &other = {});
 

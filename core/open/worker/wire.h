@@ -37,6 +37,7 @@ enum class Kind : quint8 {
     BackingAnswer, // the answer to AskBacking: followed or not
     FileAnswer, // the answer to OpenFile and CreateScratch: 0 and a descriptor passed with it, or an errno
     ExportAnswer, // the answer to WriteExport: written, or not and its Error
+    Bench, // the bench's sweep (bench/bench_in_worker.h) -> (BenchPoint | BenchProgress)..., Done
     // worker -> client
     Inspected = 64,
     Container,
@@ -53,6 +54,8 @@ enum class Kind : quint8 {
     OpenFile, // inside any request: a read-only descriptor for this path, please (the worker cannot open)
     CreateScratch, // inside any request: a scratch file to write in this folder (the bench's copies)
     WriteExport, // inside any request: write these bytes atomically to this file the user named
+    BenchPoint, // a finished point of a Bench (as JSON)
+    BenchProgress, // before each run of a Bench: done, total, what
 };
 
 // What every request carries besides its own fields: how names are decoded, whether its reads

@@ -80,6 +80,11 @@ Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file,
         argv.push_back("--charset");
         argv.push_back(settings.nameCharset.constData());
     }
+    const QByteArray rings = QByteArray::number(settings.limits.plainRings) + ',' + QByteArray::number(settings.limits.polledRings);
+    if (settings.limits.plainRings + settings.limits.polledRings > 0) {
+        argv.push_back("--rings");
+        argv.push_back(rings.constData());
+    }
     argv.push_back(nullptr);
     pid_t pid = -1;
     const int spawned = ::posix_spawn(&pid, path.constData(), &actions, &attributes, const_cast<char **>(argv.data()), environ);
@@ -98,7 +103,8 @@ WorkerChannel::WorkerChannel(QString file, int fd, pid_t pid, const WorkerSettin
       fd_(fd),
       pid_(pid),
       limits_(settings.limits),
-      stopAfterQuietSeconds_(settings.stopAfterQuietSeconds)
+      stopAfterQuietSeconds_(settings.stopAfterQuietSeconds),
+      scratchDir_(settings.scratchDir)
 {
 }
 
@@ -253,7 +259,7 @@ Result<wire::Received> WorkerChannel::next()
                 continue;
             }
             if (isWorkerRequest(message.kind())) {
-                if (!answerWorkerRequest(fd_, message, WorkerGrants{{file_}, approved_, {}, {}}))
+                if (!answerWorkerRequest(fd_, message, WorkerGrants{{file_}, approved_, scratchDir_, {}}))
                     return ended();
                 continue;
             }

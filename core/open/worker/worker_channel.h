@@ -25,6 +25,7 @@ struct WorkerSettings {
     // Ends a worker that has answered nothing and read nothing for this long (0: never; the GUI
     // asks the user instead).
     int stopAfterQuietSeconds = 0;
+    QString scratchDir; // where it may have scratch files made (the bench's copies); empty: nowhere
 };
 
 // Where the worker program is: $ARCHIVESCOPE_WORKER, else archivescope-worker beside this program,
@@ -87,6 +88,7 @@ private:
     std::atomic<bool> stopped_{false};
     std::optional<Error> death_;
     QStringList approved_; // backing files outside the folder the user allowed
+    QString scratchDir_;
     bool cancelSent_ = false;
     int64_t sentAtNs_ = 0; // when the running request was sent, on this process's trace clock
 };

@@ -36,8 +36,9 @@ constexpr size_t kBatchEntries = 1024;
 
 class Server {
 public:
-    explicit Server(int fd)
-        : fd_(fd)
+    Server(int fd, std::map<Kind, WorkerAct> acts)
+        : fd_(fd),
+          acts_(std::move(acts))
     {
     }
 
@@ -136,6 +137,9 @@ private:
         case Kind::Test:
             return tryForbidden(request);
         default:
+            if (auto act = acts_.find(request.kind()); act != acts_.end())
+                return act->second(request, WorkerActContext{[this](const QByteArray &message) { return send(message); },
+                                                             [this] { return cancelArrived(); }});
             return failure(Error::make(ErrorKind::Usage, QStringLiteral("worker"), QStringLiteral("unknown request %1").arg(int(request.kind()))));
         }
     }
@@ -385,8 +389,12 @@ private:
         if (now - lastLookMs_.load(std::memory_order_relaxed) < 5)
             return false;
         lastLookMs_.store(now, std::memory_order_relaxed);
-        pollfd incoming{fd_, POLLIN, 0};
-        if (::poll(&incoming, 1, 0) > 0)
+        // Not while a request to the parent is in flight on another thread (a bench's reader
+        // asking for a file): the bytes arriving are its answer, not the client's stop.
+        if (unlessAskingParent([this] {
+                pollfd incoming{fd_, POLLIN, 0};
+                return ::poll(&incoming, 1, 0) > 0;
+            }))
             cancelled_ = true;
         return cancelled_;
     }
@@ -409,6 +417,7 @@ private:
     }
 
     int fd_;
+    std::map<Kind, WorkerAct> acts_; // added by higher layers (the bench)
     std::unordered_map<quint32, ContainerPtr> containers_;
     std::unordered_map<quint32, SourcePtr> sources_;
     quint32 nextId_ = 1;
@@ -419,9 +428,9 @@ private:
 
 } // namespace
 
-int serveWorker(int fd)
+int serveWorker(int fd, std::map<Kind, WorkerAct> acts)
 {
-    return Server(fd).run();
+    return Server(fd, std::move(acts)).run();
 }
 
 } // namespace asc

@@ -4,9 +4,22 @@
 // It holds what it opened (containers, sources) under small numbers the client names; the
 // process is already locked down (io/lockdown.h) when this runs.
 
+#include "open/worker/wire.h"
+
+#include <functional>
+#include <map>
+
 namespace asc {
 
+// What an act a higher layer adds (the bench's Bench) may use besides its request.
+struct WorkerActContext {
+    std::function<bool(const QByteArray &message)> send; // a frame before the answer; false: the client has gone
+    std::function<bool()> stopped; // whether the client asked to stop (thread-safe, cheap)
+};
+// Reads its fields from `request` and returns its answer (a Failure message when it failed).
+using WorkerAct = std::function<QByteArray(wire::Received &request, const WorkerActContext &context)>;
+
 // Returns when the client has gone (the process's exit status: 0).
-int serveWorker(int fd);
+int serveWorker(int fd, std::map<wire::Kind, WorkerAct> acts = {});
 
 } // namespace asc
