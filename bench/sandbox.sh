@@ -8,6 +8,8 @@
 # and the GUI (archivescope --measure-open, offscreen) with its worker per file and without:
 #   first 1000 rows of the 200k-entry tar (budget: < 0.5 s), whole tree (<= 1.15x),
 #   opening a small archive (budget: < 50 ms added), the idle worker's resident memory (< 20 MB)
+# and `bench` itself in the worker and in-process (the same numbers within noise): per point,
+# the median MiB/s of each, alternating the two modes so drift hits both alike.
 # Usage: bench/sandbox.sh [WORKDIR]   (shares archives.sh's files; default /tmp/archivescope-bench)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -49,6 +51,27 @@ print("| worker waiting on its output (`cat` to a full pipe) | %.1f MiB resident
 PY
 )
 rm -f "$json"
+benchrows=$(python3 - "$cli" <<'PY'
+import json, subprocess, sys, statistics, tempfile, os
+cli = sys.argv[1]
+cases = [("big1g.tar", ["pread", "uring-qd16", "mmap", "stdio"]), ("big1g.tar!/big.bin", ["source", "uring-qd4"])]
+out = tempfile.mkdtemp()
+for spec, strategies in cases:
+    medians = {True: {}, False: {}}
+    for rep in range(3):
+        for sandbox in (True, False):
+            path = os.path.join(out, "r.json")
+            args = [cli] + ([] if sandbox else ["--no-sandbox"]) + ["bench", spec, "--sizes", "64K,1M", "--runs", "3", "--json", path]
+            for s in strategies:
+                args += ["--strategy", s]
+            subprocess.run(args, check=True, capture_output=True)
+            for p in json.load(open(path))["points"]:
+                medians[sandbox].setdefault((p["strategy"], p["buffer"]), []).append(p["median_mibps"])
+    for key in medians[True]:
+        w, i = statistics.median(medians[True][key]), statistics.median(medians[False][key])
+        print("| `bench %s` %s %d KiB | %.0f MiB/s | %.0f MiB/s | %.2f |" % (spec, key[0], key[1] // 1024, w, i, w / i))
+PY
+)
 gui=$here/build/release/app/archivescope
 guirows=$(QT_QPA_PLATFORM=offscreen python3 - "$gui" <<'PY'
 import json, subprocess, sys, statistics
@@ -87,6 +110,13 @@ $list
 $cat1g
 $start
 $guirows
+
+\`bench\` in the worker against \`--no-sandbox\` (throughput, median of 3 alternating rounds of 3
+runs each; ratio = worker / in-process, expected 1.00 within noise):
+
+| point | worker | in-process | ratio |
+|---|---:|---:|---:|
+$benchrows
 
 | idle worker | |
 |---|---:|
