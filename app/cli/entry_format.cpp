@@ -4,6 +4,7 @@
 #include "vfs/path_text.h"
 
 #include <cstdio>
+#include <charconv>
 #include <cstring>
 #include <ctime>
 
@@ -152,22 +153,35 @@ void appendEntryText(QByteArray &out, const Entry &entry, const QByteArray &path
         }
         memcpy(when, cachedWhen, sizeof when);
     }
-    char owner[80];
-    if (entry.uname.isEmpty() && entry.gname.isEmpty())
-        snprintf(owner, sizeof owner, "%u/%u", entry.uid, entry.gid);
-    else
-        snprintf(owner, sizeof owner, "%s/%s", entry.uname.isEmpty() ? QByteArray::number(entry.uid).constData() : entry.uname.constData(),
-                 entry.gname.isEmpty() ? QByteArray::number(entry.gid).constData() : entry.gname.constData());
-    char line[256];
+    // Columns written by hand (no printf): "PERMS OWNER(16, left) SIZE(12, right) WHEN ".
+    auto pad = [&out](std::string_view text, size_t width, bool right) {
+        const size_t fill = text.size() < width ? width - text.size() : 0;
+        if (right)
+            out.append(qsizetype(fill), ' ');
+        out.append(text.data(), qsizetype(text.size()));
+        if (!right)
+            out.append(qsizetype(fill), ' ');
+    };
+    auto number = [](char *buffer, uint64_t value) { return std::string_view(buffer, size_t(std::to_chars(buffer, buffer + 24, value).ptr - buffer)); };
+    char uid[24], gid[24];
+    QByteArray owner;
+    owner.reserve(40);
+    owner += entry.uname.isEmpty() ? QByteArray(number(uid, entry.uid).data(), qsizetype(number(uid, entry.uid).size())) : entry.uname;
+    owner += '/';
+    owner += entry.gname.isEmpty() ? QByteArray(number(gid, entry.gid).data(), qsizetype(number(gid, entry.gid).size())) : entry.gname;
     const bool hasContent = entry.type == EntryType::File || entry.type == EntryType::Partition;
-    char sizeText[24];
-    if (hasContent && entry.size == kUnknown)
-        std::memcpy(sizeText, "?", 2); // the format does not record it
-    else
-        snprintf(sizeText, sizeof sizeText, "%llu", (unsigned long long)(hasContent ? entry.size : 0));
-    const int n = snprintf(line, sizeof line, "%s %-16s %12s %s ", permissionText(entry.type, entry.mode).toLatin1().constData(), owner,
-                           sizeText, when);
-    out.append(line, std::min<int>(n, int(sizeof line) - 1));
+    char sizeBuffer[24];
+    const std::string_view sizeText =
+        hasContent && entry.size == kUnknown ? std::string_view("?") // the format does not record it
+                                             : number(sizeBuffer, hasContent ? entry.size : 0);
+    out += permissionText(entry.type, entry.mode).toLatin1();
+    out += ' ';
+    pad(std::string_view(owner.constData(), size_t(owner.size())), 16, false);
+    out += ' ';
+    pad(sizeText, 12, true);
+    out += ' ';
+    out.append(when, qsizetype(std::strlen(when)));
+    out += ' ';
     appendEscaped(out, path);
     if (entry.type == EntryType::Symlink) {
         out += " -> ";

@@ -4,6 +4,8 @@
 // nested chain (tar inside zip inside iso) read through one SPEC, `info`, and truncated inputs.
 
 #include "archive_tree.h"
+#include "formats/archive/ascii_mbrtowc.h"
+#include "process_setup.h"
 #include "test_files.h"
 
 #include <QDir>
@@ -13,6 +15,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+#include <clocale>
+#include <cstring>
+#include <cwchar>
+#include <dlfcn.h>
 
 using namespace asc;
 
@@ -318,6 +324,37 @@ private Q_SLOTS:
         auto g = test::runCli({QStringLiteral("ls"), garbage});
         QCOMPARE(g.exitCode, 1);
         QVERIFY(g.err.contains("not a recognised archive"));
+    }
+
+    void namesDecodeAsGlibcDoes()
+    {
+        // libarchive's tar reader calls mbrtowc for every byte of every name; the program's own
+        // (formats/archive/ascii_mbrtowc) takes those calls and must answer exactly as glibc's:
+        // every byte alone, UTF-8 sequences whole, cut short and continued, invalid ones.
+        QVERIFY(asciiMbrtowcInUse());
+        useUtf8Locale();
+        using Decode = size_t (*)(wchar_t *, const char *, size_t, mbstate_t *);
+        const auto glibc = reinterpret_cast<Decode>(::dlsym(RTLD_NEXT, "mbrtowc"));
+        QVERIFY(glibc && glibc != &::mbrtowc);
+        auto same = [&](const QByteArray &bytes, size_t n, mbstate_t *ours, mbstate_t *theirs) {
+            wchar_t a = 0, b = 0;
+            const size_t ra = ::mbrtowc(&a, bytes.constData(), n, ours);
+            const size_t rb = glibc(&b, bytes.constData(), n, theirs);
+            return ra == rb && (ra >= size_t(-2) || a == b) && std::memcmp(ours, theirs, sizeof *ours) == 0;
+        };
+        for (int byte = 0; byte < 256; ++byte) {
+            mbstate_t a{}, b{};
+            QVERIFY2(same(QByteArray(1, char(byte)), 1, &a, &b), qPrintable(QString::number(byte)));
+        }
+        for (const QByteArray &text : {QByteArray("\xc3\xa9"), QByteArray("\xe2\x82\xac"), QByteArray("\xf0\x9f\x98\x80"), QByteArray("\xc3("), QByteArray("\xff")}) {
+            mbstate_t a{}, b{};
+            QVERIFY(same(text, size_t(text.size()), &a, &b));
+            // Cut after the first byte, then an ASCII byte and the rest with the state carried.
+            mbstate_t c{}, d{};
+            QVERIFY(same(text, 1, &c, &d));
+            QVERIFY(same(QByteArray("a"), 1, &c, &d));
+            QVERIFY(same(text.mid(1), size_t(text.size() - 1), &c, &d));
+        }
     }
 };
 

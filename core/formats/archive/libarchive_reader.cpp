@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-#include "io/trace.h"
 #include "libarchive_reader.h"
 
+#include "ascii_mbrtowc.h"
 #include "io/byte_text.h"
 #include "io/filters/filter_chain.h"
 #include "io/filters/readahead.h"
+#include "io/trace.h"
 #include "vfs/problems.h"
 
 #include <archive.h>
@@ -17,7 +18,15 @@ namespace asc {
 
 // Big enough that a 1 GiB uncompressed entry streams in few system calls, small enough to be
 // cheap when one of these is opened per nested archive.
+// Keeps the fast mbrtowc libarchive's tar reader calls per byte of every name in the program.
+[[maybe_unused]] __attribute__((used)) static bool (*const kFastMbrtowc)() = &asciiMbrtowcInUse;
+
 static constexpr size_t kBlockSize = 1 << 20;
+// While headers are read (listing), reads are small: libarchive reads through whatever a block
+// holds, so a 1 MiB block would copy the data of every file under 1 MiB too (a tar listing read
+// almost all of its bytes); with small ones it skips what it does not need, as GNU tar does.
+// Entry data is read in whole blocks.
+static constexpr size_t kHeaderReadSize = 16 << 10;
 // Compressed inputs from this size on are decoded on a second thread.
 static constexpr uint64_t kThreadedInput = uint64_t(4) << 20;
 
@@ -102,7 +111,7 @@ ssize_t LibarchiveReader::readCallback(archive *, void *self, const void **buffe
         return static_cast<ssize_t>(block->size());
     }
     const TraceLayer layer("libarchive");
-    auto got = r->source_->readAt(r->position_, std::span(r->block_.data(), r->block_.size()));
+    auto got = r->source_->readAt(r->position_, std::span(r->block_.data(), r->readSize_));
     if (!got) {
         r->sourceError_ = got.error();
         return -1;
@@ -154,11 +163,28 @@ QByteArray LibarchiveReader::intern(const char *name)
 }
 
 // Most paths are already clean: spot that without building a new string.
+// Already in the form entries use (relative, no empty, "." or ".." parts, no trailing '/'):
+// one pass over the name, as this runs for every entry.
 static bool isClean(const QByteArray &raw)
 {
-    if (raw.isEmpty() || raw.startsWith('/') || raw.endsWith('/') || raw.startsWith("./") || raw == ".")
+    const char *p = raw.constData();
+    const qsizetype n = raw.size();
+    if (n == 0)
         return false;
-    return !raw.contains("//") && !raw.contains("/./") && !raw.contains("..") && !raw.endsWith("/.");
+    // At the start of each part: it must not be empty, "." or "..".
+    for (qsizetype i = 0; i < n;) {
+        if (p[i] == '/')
+            return false;
+        if (p[i] == '.' && (i + 1 == n || p[i + 1] == '/' || (p[i + 1] == '.' && (i + 2 == n || p[i + 2] == '/'))))
+            return false;
+        const void *slash = std::memchr(p + i, '/', size_t(n - i));
+        if (!slash)
+            return true;
+        i = static_cast<const char *>(slash) - p + 1;
+        if (i == n)
+            return false; // a trailing '/'
+    }
+    return true;
 }
 
 QByteArray normaliseArchivePath(const QByteArray &raw, bool *unsafe)
@@ -279,6 +305,7 @@ Result<bool> LibarchiveReader::next(Entry &entry)
     int rc = ARCHIVE_OK;
     std::optional<uint64_t> damagedAt;
     int retries = 0;
+    readSize_ = kHeaderReadSize;
     for (;;) {
         const int64_t before = archive_read_header_position(archive_);
         const uint64_t consumedBefore = position_;
@@ -342,6 +369,7 @@ Result<LibarchiveReader::Block> LibarchiveReader::readBlock()
     const void *data = nullptr;
     size_t size = 0;
     la_int64_t offset = 0;
+    readSize_ = kBlockSize;
     const int rc = archive_read_data_block(archive_, &data, &size, &offset);
     if (rc == ARCHIVE_EOF)
         return block;

@@ -74,6 +74,7 @@ private:
     Mode mode_;
     archive *archive_ = nullptr;
     std::vector<char> block_;
+    size_t readSize_ = 16 << 10; // how much of block_ the next read fills: small for headers, whole for data
     uint64_t position_ = 0;
     uint64_t entriesRead_ = 0;
     std::optional<Error> sourceError_;
