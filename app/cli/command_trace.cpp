@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// `trace [-o FILE] -- COMMAND ARGS...`: runs a CLI command with the I/O trace on (in this
-// process: the trace is this process's reads), writes one JSON object per read to FILE (JSON
-// Lines: file, offset, length, t, thread, layer) and prints a summary per file on stderr.
+// `trace [-o FILE] -- COMMAND ARGS...`: runs a CLI command with the I/O trace on (where the
+// command runs: in the sandboxed worker for the parsing commands, whose parent then writes FILE),
+// writes one JSON object per read to FILE (JSON Lines: file, offset, length, t, thread, layer)
+// and prints a summary per file on stderr.
 
 #include "cli_output.h"
 #include "commands.h"
@@ -59,7 +60,8 @@ int runTrace(const QStringList &args, const std::function<int(const QStringList 
                        "libarchive, qcow2 L2 table, qcow2 data cluster, pxar goodbye table, TSK block, ...).\n"
                        "A summary per file goes to stderr: reads, bytes read and distinct, re-reads, seeks,\n"
                        "read amplification (for cat: against the bytes delivered), request sizes, layers and\n"
-                       "the longest sequential runs. The command runs in this process (not the sandboxed worker).\n",
+                       "the longest sequential runs. The command runs where it would without trace: info, ls,\n"
+                       "cat, map and bench in the sandboxed worker (--no-sandbox: in this process).\n",
                        stdout);
             return Success;
         } else

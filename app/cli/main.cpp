@@ -170,17 +170,28 @@ int main(int argc, char **argv)
         }
         return cli::usage(QStringLiteral("unknown command '%1'").arg(a.first()));
     };
-    if (command == QLatin1String("trace") || !worker.sandbox || !cli::parsesInWorker(command) || args.contains(QStringLiteral("--help")) ||
-        args.contains(QStringLiteral("-h"))) {
-        const int status = command == QLatin1String("trace") ? cli::runTrace(args, runHere) : runHere(args);
+    // `trace -- COMMAND ...` runs where COMMAND would: in the worker, which records its own reads;
+    // this process writes the trace file it names.
+    QStringList parsing = args;
+    QStringList exports;
+    if (command == QLatin1String("trace")) {
+        const qsizetype dashes = args.indexOf(QStringLiteral("--"));
+        parsing = dashes >= 0 ? args.mid(dashes + 1) : QStringList();
+        const qsizetype output = std::max(args.indexOf(QStringLiteral("-o")), args.indexOf(QStringLiteral("--output")));
+        exports << (output >= 0 && output + 1 < args.size() && (dashes < 0 || output < dashes) ? args[output + 1] : QStringLiteral("archivescope-trace.jsonl"));
+    }
+    auto run = [&] { return command == QLatin1String("trace") ? cli::runTrace(args, runHere) : runHere(args); };
+    if (!worker.sandbox || parsing.isEmpty() || !cli::parsesInWorker(parsing.first()) || parsing.first() == QLatin1String("mime-type") ||
+        args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        const int status = run();
         writeWorkCounters();
         return status;
     }
-    const WorkerEnd end = cli::runParsingWorker(args, worker.limits, [&] { return runHere(args); });
+    const WorkerEnd end = cli::runParsingWorker(parsing, worker.limits, run, exports);
     writeWorkCounters(end);
     QString spec;
-    for (qsizetype i = 1; i < args.size() && spec.isEmpty(); ++i)
-        if (!args[i].startsWith(QLatin1Char('-')))
-            spec = args[i];
+    for (qsizetype i = 1; i < parsing.size() && spec.isEmpty(); ++i)
+        if (!parsing[i].startsWith(QLatin1Char('-')))
+            spec = parsing[i];
     return cli::workerStatus(end, spec, worker.limits);
 }

@@ -117,11 +117,12 @@ static WorkerGrants grantsFor(const QStringList &args)
     return grants;
 }
 
-WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, const std::function<int()> &work)
+WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, const std::function<int()> &work, const QStringList &exports)
 {
     if (args.first() == QLatin1String("mime-type"))
         return runInWorker(work, limits);
-    const WorkerGrants grants = grantsFor(args);
+    WorkerGrants grants = grantsFor(args);
+    grants.exports << exports;
     int pair[2];
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0) {
         WorkerEnd end;

@@ -28,8 +28,10 @@ bool parsesInWorker(const QString &command);
 const WorkerOptions &workerOptions();
 // Runs `work` (the command `args` names) in a locked-down worker that opens no file itself: this
 // process answers its requests for the files on the command line and what lies beside them
-// (mime-type excepted: the desktop's MIME database reads its own files).
-WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, const std::function<int()> &work);
+// (mime-type excepted: the desktop's MIME database reads its own files), and writes `exports`
+// (a trace's file) when the worker asks.
+WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, const std::function<int()> &work,
+                           const QStringList &exports = {});
 // The exit status for how the worker ended, with a line on stderr naming `spec` and the cause
 // when it did not end by itself.
 int workerStatus(const WorkerEnd &end, const QString &spec, const WorkerLimits &limits);

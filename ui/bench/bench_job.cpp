@@ -39,7 +39,7 @@ BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(Be
     BenchJob job;
     CancelFlag cancel = job.cancel; // shares the flag with the caller
     auto worker = startBenchWorker(config);
-    job.future = QtConcurrent::run([context, config, finished, progress, cancel, worker](QPromise<BenchPoint> &promise) {
+    job.future = QtConcurrent::run([context, config, finished, progress, cancel, worker = std::move(worker)](QPromise<BenchPoint> &promise) mutable {
         BenchOutcome outcome;
         BenchCallbacks callbacks;
         callbacks.point = [&](const BenchPoint &p) { promise.addResult(p); };
@@ -50,6 +50,7 @@ BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(Be
                 QMetaObject::invokeMethod(context, [progress, done, total, what] { progress({done, total, what}); });
         };
         auto result = worker ? runSweep(*worker, config, cancel, callbacks) : Result<BenchResult>(worker.error());
+        worker = WorkerPtr{}; // the bench's worker ends with its run, before the window hears of the end
         if (result)
             outcome.result = std::move(result).value();
         else

@@ -500,4 +500,88 @@ std::optional<QByteArray> receiveFrame(int fd, int *passed)
     return message;
 }
 
+namespace {
+constexpr qsizetype kBatchBytes = 256 << 10;
+constexpr size_t kSentAtOnce = 64 << 10; // content pieces from this size skip the batch
+} // namespace
+
+bool FrameBatch::add(const QByteArray &message)
+{
+    const quint32 length = quint32(message.size());
+    pending_.append(reinterpret_cast<const char *>(&length), sizeof length);
+    pending_.append(message);
+    return pending_.size() < kBatchBytes || flush();
+}
+
+bool FrameBatch::addBytes(const char *data, size_t size)
+{
+    if (size >= kSentAtOnce)
+        return flush() && sendBytes(fd_, data, size);
+    const quint32 frameLength = quint32(1 + 4 + size);
+    const quint32 big = qToBigEndian(quint32(size));
+    pending_.append(reinterpret_cast<const char *>(&frameLength), 4);
+    pending_.append(char(Kind::Bytes));
+    pending_.append(reinterpret_cast<const char *>(&big), 4);
+    pending_.append(data, qsizetype(size));
+    return pending_.size() < kBatchBytes || flush();
+}
+
+bool FrameBatch::flush()
+{
+    if (pending_.isEmpty())
+        return true;
+    const bool sent = writeAll(fd_, pending_.constData(), size_t(pending_.size()));
+    pending_.clear(); // keeps its capacity for the next batch
+    return sent;
+}
+
+bool FrameReader::hasFrame() const
+{
+    const qsizetype unread = buffer_.size() - start_;
+    if (unread < 4)
+        return false;
+    quint32 length = 0;
+    std::memcpy(&length, buffer_.constData() + start_, sizeof length);
+    return unread - 4 >= qsizetype(length);
+}
+
+std::optional<QByteArray> FrameReader::next()
+{
+    // Reads whatever has arrived (at least one byte), up to a batch's worth.
+    auto fill = [this]() {
+        if (start_ > 0) {
+            buffer_.remove(0, start_);
+            start_ = 0;
+        }
+        const qsizetype had = buffer_.size();
+        buffer_.resize(had + kBatchBytes);
+        ssize_t got;
+        while ((got = ::read(fd_, buffer_.data() + had, size_t(kBatchBytes))) < 0 && errno == EINTR) {
+        }
+        buffer_.resize(had + std::max<qsizetype>(0, got));
+        return got > 0;
+    };
+    while (buffer_.size() - start_ < 4)
+        if (!fill())
+            return std::nullopt;
+    quint32 length = 0;
+    std::memcpy(&length, buffer_.constData() + start_, sizeof length);
+    if (length == 0 || length > kMaxFrame)
+        return std::nullopt;
+    const qsizetype unread = buffer_.size() - start_ - 4;
+    if (unread >= qsizetype(length)) {
+        QByteArray message(buffer_.constData() + start_ + 4, qsizetype(length));
+        start_ += 4 + qsizetype(length);
+        return message;
+    }
+    // A frame larger than what has arrived: what is here, then the rest read into it directly.
+    QByteArray message(qsizetype(length), Qt::Uninitialized);
+    std::memcpy(message.data(), buffer_.constData() + start_ + 4, size_t(unread));
+    buffer_.clear();
+    start_ = 0;
+    if (!readAll(fd_, message.data() + unread, size_t(qsizetype(length) - unread)))
+        return std::nullopt;
+    return message;
+}
+
 } // namespace asc::wire

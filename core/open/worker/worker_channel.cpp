@@ -104,7 +104,8 @@ WorkerChannel::WorkerChannel(QString file, int fd, pid_t pid, const WorkerSettin
       pid_(pid),
       limits_(settings.limits),
       stopAfterQuietSeconds_(settings.stopAfterQuietSeconds),
-      scratchDir_(settings.scratchDir)
+      scratchDir_(settings.scratchDir),
+      reader_(fd)
 {
 }
 
@@ -223,11 +224,11 @@ Result<wire::Received> WorkerChannel::next()
                 return ended();
         }
         pollfd ready{fd_, POLLIN, 0};
-        const int polled = ::poll(&ready, 1, 100);
+        const int polled = reader_.hasFrame() ? 1 : ::poll(&ready, 1, 100);
         if (polled < 0 && errno != EINTR)
             return broken(QStringLiteral("poll: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
         if (polled > 0) {
-            auto frame = wire::receiveFrame(fd_);
+            auto frame = reader_.next();
             if (!frame)
                 return ended();
             quiet_ = 0;

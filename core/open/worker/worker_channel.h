@@ -89,6 +89,7 @@ private:
     std::optional<Error> death_;
     QStringList approved_; // backing files outside the folder the user allowed
     QString scratchDir_;
+    wire::FrameReader reader_; // the worker's answers, read ahead (they carry no descriptors)
     bool cancelSent_ = false;
     int64_t sentAtNs_ = 0; // when the running request was sent, on this process's trace clock
 };

@@ -239,26 +239,28 @@ private:
         const QByteArray below = selection + '/';
         bool clientGone = false;
         QByteArray chunk(qsizetype(256) << 10, Qt::Uninitialized);
+        wire::FrameBatch batch(fd_); // small entries' frames go out together
         auto walked = (*container)->walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
             if (cancelArrived())
                 return false;
             const bool content = (entry.type == EntryType::File || entry.type == EntryType::Hardlink) &&
                                  (selection.isEmpty() || entry.path == selection || entry.path.startsWith(below));
-            if (!send((Message(Kind::WalkEntry) << entry << content).bytes()))
+            if (!batch.add((Message(Kind::WalkEntry) << entry << content).bytes()))
                 return clientGone = true, false;
             while (content) {
                 auto got = read(std::span<char>(chunk.data(), size_t(chunk.size())));
                 if (!got) {
-                    send(failure(got.error())); // the end of this entry's content, as an error
+                    batch.add(failure(got.error())); // the end of this entry's content, as an error
                     break;
                 }
-                if (!wire::sendBytes(fd_, chunk.constData(), *got))
+                if (!batch.addBytes(chunk.constData(), *got))
                     return clientGone = true, false;
                 if (*got == 0)
                     break;
             }
             return true;
         });
+        clientGone = clientGone || !batch.flush();
         if (clientGone)
             ::_exit(0);
         Message done(Kind::Done);
