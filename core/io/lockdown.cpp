@@ -123,17 +123,17 @@ Result<void> lockDown(const LockdownLimits &limits)
     rules.add(SCMP_ACT_ALLOW, kAllowed);
     const auto self = scmp_datum_t(::getpid());
     // Signals only to itself (abort, a thread's wake-up); limits only read or lowered, its own.
-    rules.add(SCMP_ACT_ALLOW, SCMP_SYS(kill), {SCMP_A0(SCMP_CMP_EQ, self)});
-    rules.add(SCMP_ACT_ALLOW, SCMP_SYS(tgkill), {SCMP_A0(SCMP_CMP_EQ, self)});
-    rules.add(SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), {SCMP_A0(SCMP_CMP_EQ, 0)});
-    rules.add(SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), {SCMP_A0(SCMP_CMP_EQ, self)});
+    rules.add(SCMP_ACT_ALLOW, SCMP_SYS(kill), {SCMP_A0(SCMP_CMP_EQ, self, 0)});
+    rules.add(SCMP_ACT_ALLOW, SCMP_SYS(tgkill), {SCMP_A0(SCMP_CMP_EQ, self, 0)});
+    rules.add(SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), {SCMP_A0(SCMP_CMP_EQ, 0, 0)});
+    rules.add(SCMP_ACT_ALLOW, SCMP_SYS(prlimit64), {SCMP_A0(SCMP_CMP_EQ, self, 0)});
     // Threads, not processes: clone without CLONE_THREAD fails. clone3 passes its flags in
     // memory a filter cannot read: refused as unknown, glibc then creates threads with clone.
     rules.add(SCMP_ACT_ALLOW, SCMP_SYS(clone), {SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, CLONE_THREAD)});
     rules.add(SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3));
     // Thread names and the like; nothing that changes what the process may do.
     for (const int option : {PR_SET_NAME, PR_GET_NAME, PR_GET_DUMPABLE, PR_GET_NO_NEW_PRIVS, PR_GET_SECCOMP})
-        rules.add(SCMP_ACT_ALLOW, SCMP_SYS(prctl), {SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(option))});
+        rules.add(SCMP_ACT_ALLOW, SCMP_SYS(prctl), {SCMP_A0(SCMP_CMP_EQ, scmp_datum_t(option), 0)});
     // Device controls only to ask: is it a terminal, how big is this block device.
     for (const scmp_datum_t request : std::initializer_list<scmp_datum_t>{TCGETS, TIOCGWINSZ, FIONREAD, FIONBIO, BLKGETSIZE64, BLKSSZGET})
         rules.add(SCMP_ACT_ALLOW, SCMP_SYS(ioctl), {SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffu, request)});
