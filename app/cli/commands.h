@@ -15,7 +15,8 @@ int runInfo(const QStringList &args);
 int runExtract(const QStringList &args);
 int runBench(const QStringList &args);
 int runCompare(const QStringList &args);
-int runChart(const QStringList &args);
+int runChart(const QStringList &args); // in archivescope-chart
+int runChartProgram(const QStringList &args); // runs archivescope-chart in this process's place
 int runMap(const QStringList &args);
 int runPxarCreate(const QStringList &args);
 int runWriteBench(const QStringList &args);

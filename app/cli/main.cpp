@@ -16,7 +16,6 @@
 #include <QJsonObject>
 #include <sys/resource.h>
 
-#include <QApplication>
 #include <QCoreApplication>
 #include <cstring>
 #include <memory>
@@ -87,13 +86,7 @@ int main(int argc, char **argv)
 {
     useUtf8Locale();
     std::signal(SIGPIPE, SIG_IGN); // EPIPE is handled where stdout is written
-    // `chart` renders with QtCharts, which needs a GUI application; offscreen when there is no display.
-    const bool charting = argc > 1 && std::strcmp(argv[1], "chart") == 0;
-    if (charting && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
-        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    std::unique_ptr<QCoreApplication> application(charting ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
-    (void)application; // the application object only has to exist
+    QCoreApplication application(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("archivescope-cli"));
     QCoreApplication::setApplicationVersion(programVersion());
     // argv as bytes, not through the locale: a SPEC may name files and entries that are not UTF-8.
@@ -155,7 +148,7 @@ int main(int argc, char **argv)
         {"bench", cli::runBench},
         {"compare", cli::runCompare},
         {"map", cli::runMap},
-        {"chart", cli::runChart},
+        {"chart", cli::runChartProgram},
         {"writebench", cli::runWriteBench},
         {"mime-type", cli::runMimeType},
         {"pxar-create", cli::runPxarCreate},

@@ -177,6 +177,32 @@ private Q_SLOTS:
         QVERIFY2(lines[2].endsWith("application/x-proxmox-pxar"), lines[2].constData());
     }
 
+    void installedCliBenchmarksAndCharts()
+    {
+        // The installed CLI measures in its worker and draws with archivescope-chart, both found
+        // in the package's libexec folder from the binary's.
+        const QString cli = root_ + QStringLiteral("/usr/bin/archivescope-cli");
+        QVERIFY(QFileInfo(root_ + QStringLiteral("/usr/libexec/archivescope/archivescope-chart")).isExecutable());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("ARCHIVESCOPE_WORKER"));
+        env.remove(QStringLiteral("ARCHIVESCOPE_CHART"));
+        const QString data = test::writeFile(dir_, QStringLiteral("chart-data.bin"), test::seededBytes(1 << 20, 3));
+        const QString json = dir_.filePath(QStringLiteral("chart.json"));
+        const QString png = dir_.filePath(QStringLiteral("chart.png"));
+        for (const QStringList &args : {QStringList{QStringLiteral("bench"), data, QStringLiteral("--strategy"), QStringLiteral("read"), QStringLiteral("--sizes"),
+                                                    QStringLiteral("64K"), QStringLiteral("--runs"), QStringLiteral("1"), QStringLiteral("--json"), json},
+                                        QStringList{QStringLiteral("chart"), json, QStringLiteral("-o"), png}}) {
+            QProcess run;
+            run.setProcessEnvironment(env);
+            run.start(cli, args);
+            QVERIFY(run.waitForFinished(60000));
+            QVERIFY2(run.exitStatus() == QProcess::NormalExit && run.exitCode() == 0, run.readAllStandardError().constData());
+        }
+        QFile chart(png);
+        QVERIFY(chart.open(QIODevice::ReadOnly));
+        QVERIFY(chart.read(8).startsWith("\x89PNG"));
+    }
+
     void installedBinaryOpensFiles()
     {
         const QString binary = root_ + QStringLiteral("/usr/bin/archivescope");

@@ -32,17 +32,22 @@ namespace asc {
 
 using wire::Kind;
 
-QString workerProgram()
+QString helperProgram(const QString &name, const char *overrideVariable)
 {
-    const QString chosen = qEnvironmentVariable("ARCHIVESCOPE_WORKER");
+    const QString chosen = qEnvironmentVariable(overrideVariable);
     if (!chosen.isEmpty())
         return chosen;
     // Beside this program (a build tree), else where the package installs it (bin/../libexec).
     const QString dir = QCoreApplication::instance() ? QCoreApplication::applicationDirPath() : QStringLiteral(".");
-    const QString beside = dir + QStringLiteral("/archivescope-worker");
+    const QString beside = dir + QLatin1Char('/') + name;
     if (QFileInfo(beside).isExecutable())
         return beside;
-    return QDir::cleanPath(dir + QStringLiteral("/" ARCHIVESCOPE_WORKER_FROM_BIN "/archivescope-worker"));
+    return QDir::cleanPath(dir + QStringLiteral("/" ARCHIVESCOPE_WORKER_FROM_BIN "/") + name);
+}
+
+QString workerProgram()
+{
+    return helperProgram(QStringLiteral("archivescope-worker"), "ARCHIVESCOPE_WORKER");
 }
 
 Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file, const WorkerSettings &settings)

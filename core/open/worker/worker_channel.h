@@ -28,8 +28,10 @@ struct WorkerSettings {
     QString scratchDir; // where it may have scratch files made (the bench's copies); empty: nowhere
 };
 
-// Where the worker program is: $ARCHIVESCOPE_WORKER, else archivescope-worker beside this program,
-// else in the installed libexec folder.
+// Where a helper program of ours is: $`overrideVariable`, else `name` beside this program, else in
+// the installed libexec folder.
+QString helperProgram(const QString &name, const char *overrideVariable);
+// ... the worker: $ARCHIVESCOPE_WORKER, archivescope-worker.
 QString workerProgram();
 
 class WorkerChannel {
