@@ -32,8 +32,7 @@ static constexpr uint64_t kThreadedInput = uint64_t(4) << 20;
 
 LibarchiveReader::LibarchiveReader(SourcePtr source, Mode mode)
     : source_(std::move(source)),
-      mode_(mode),
-      block_(kBlockSize)
+      mode_(mode)
 {
 }
 
@@ -111,12 +110,16 @@ ssize_t LibarchiveReader::readCallback(archive *, void *self, const void **buffe
         return static_cast<ssize_t>(block->size());
     }
     const TraceLayer layer("libarchive");
-    auto got = r->source_->readAt(r->position_, std::span(r->block_.data(), r->readSize_));
+    // Made on first use and not zero-filled: a decoded stream never needs it, and while headers
+    // are read only their pages are touched (an open archive costs its reads, not 1 MiB).
+    if (!r->block_)
+        r->block_.reset(new char[kBlockSize]);
+    auto got = r->source_->readAt(r->position_, std::span(r->block_.get(), r->readSize_));
     if (!got) {
         r->sourceError_ = got.error();
         return -1;
     }
-    *buffer = r->block_.data();
+    *buffer = r->block_.get();
     r->position_ += *got;
     return static_cast<ssize_t>(*got);
 }

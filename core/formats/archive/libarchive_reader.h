@@ -10,6 +10,7 @@
 #include <QHash>
 #include <QStringList>
 #include <sys/types.h>
+#include <memory>
 #include <vector>
 
 struct archive;
@@ -73,7 +74,7 @@ private:
     SourcePtr source_;
     Mode mode_;
     archive *archive_ = nullptr;
-    std::vector<char> block_;
+    std::unique_ptr<char[]> block_; // kBlockSize bytes, made on first read
     size_t readSize_ = 16 << 10; // how much of block_ the next read fills: small for headers, whole for data
     uint64_t position_ = 0;
     uint64_t entriesRead_ = 0;
