@@ -145,14 +145,7 @@ private Q_SLOTS:
         // The first point's line comes once its runs are done: wait for the header, then kill the
         // worker while it measures.
         QVERIFY(cli.waitForReadyRead(20000));
-        pid_t worker = 0;
-        for (int i = 0; i < 500 && worker <= 0; ++i) {
-            QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(cli.processId()));
-            if (children.open(QIODevice::ReadOnly))
-                worker = pid_t(children.readAll().trimmed().split(' ').first().toInt());
-            if (worker <= 0)
-                QTest::qWait(20);
-        }
+        const pid_t worker = pid_t(test::firstChildOf(cli.processId()));
         QVERIFY(worker > 0);
         QCOMPARE(::kill(worker, SIGKILL), 0);
         QVERIFY(cli.waitForFinished(20000));

@@ -220,14 +220,7 @@ private Q_SLOTS:
         cli.start(QStringLiteral(CLI_PATH), {QStringLiteral("cat"), tar + QStringLiteral("!/big.bin")});
         QVERIFY(cli.waitForStarted());
         // Nobody reads the output: the worker blocks on the full pipe. Find it and kill it.
-        pid_t worker = 0;
-        for (int i = 0; i < 500 && worker <= 0; ++i) {
-            QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(cli.processId()));
-            if (children.open(QIODevice::ReadOnly))
-                worker = pid_t(children.readAll().trimmed().split(' ').first().toInt());
-            if (worker <= 0)
-                QTest::qWait(20);
-        }
+        const pid_t worker = pid_t(test::firstChildOf(cli.processId()));
         QVERIFY(worker > 0);
         QVERIFY(cli.waitForReadyRead(10000));
         QCOMPARE(::kill(worker, SIGKILL), 0);

@@ -10,6 +10,7 @@
 #include <QProcessEnvironment>
 #include <QRandomGenerator>
 #include <QStandardPaths>
+#include <QThread>
 #include <QTest>
 
 namespace asc::test {
@@ -102,6 +103,20 @@ QByteArray sha256File(const QString &path)
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(&file);
     return hash.result().toHex();
+}
+
+qint64 firstChildOf(qint64 pid)
+{
+    for (int i = 0; i < 500; ++i) {
+        QFile children(QStringLiteral("/proc/%1/task/%1/children").arg(pid));
+        if (children.open(QIODevice::ReadOnly)) {
+            const qint64 child = children.readAll().trimmed().split(' ').first().toLongLong();
+            if (child > 0)
+                return child;
+        }
+        QThread::msleep(20);
+    }
+    return 0;
 }
 
 } // namespace asc::test

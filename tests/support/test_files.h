@@ -35,6 +35,8 @@ RunResult run(const QString &program, const QStringList &args, int timeoutMs = 1
 RunResult runCli(const QStringList &args, int timeoutMs = 120000);
 // Whether a tool is installed (tests that need peers skip with a message when not).
 bool haveTool(const QString &name);
+// The first child process of `pid` (its worker), waiting up to 10 s for one to appear; 0 if none.
+qint64 firstChildOf(qint64 pid);
 // ARCHIVESCOPE_ALLOW_MISSING_TOOLS=1: a developer's machine may skip tests whose tools are missing.
 bool missingToolsAllowed();
 
