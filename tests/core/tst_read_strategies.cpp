@@ -170,6 +170,8 @@ private Q_SLOTS:
             {QStringLiteral("pigz"), {QStringLiteral("-c"), plain}, {QStringLiteral("inflate-zlib"), QStringLiteral("inflate-isal"), QStringLiteral("inflate-libdeflate"), QStringLiteral("libarchive-filter")}},
             {QStringLiteral("xz"), {QStringLiteral("-T2"), QStringLiteral("--block-size=1MiB"), QStringLiteral("-c"), plain}, {QStringLiteral("xz-1thread"), QStringLiteral("xz-mt"), QStringLiteral("libarchive-filter")}},
             {QStringLiteral("zstd"), {QStringLiteral("-q"), QStringLiteral("-c"), plain}, {QStringLiteral("zstd"), QStringLiteral("libarchive-filter")}},
+            {QStringLiteral("bzip2"), {QStringLiteral("-1"), QStringLiteral("-c"), plain}, {QStringLiteral("bzip2-1thread"), QStringLiteral("bzip2-mt"), QStringLiteral("libarchive-filter")}},
+            {QStringLiteral("lz4"), {QStringLiteral("-q"), QStringLiteral("-c"), plain}, {QStringLiteral("lz4"), QStringLiteral("libarchive-filter")}},
         };
         for (const Made &m : made) {
             ASC_REQUIRE_TOOL(m.program);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Our decompression filters against the reference tools: gzip (gzip, pigz, members
 // concatenated, bgzip-style blocks with zero padding), xz (single- and multi-block, two streams
-// concatenated), zstd (with and without a content size, several frames) decode to exactly the
-// original bytes; truncated and bit-flipped copies are errors naming the file and the offset;
+// concatenated), zstd (with and without a content size, several frames), bzip2 (bzip2 -1/-9,
+// lbzip2, streams concatenated, its blocks on two threads, magics inside a block's data), lz4
+// (with and without checksums, linked blocks, several frames) decode to exactly the original bytes; truncated and bit-flipped copies are errors naming the file and the offset;
 // a gzip in a gzip in a gzip... is refused after kMaxFilterDepth; an archive read through them
 // lists as bsdtar lists it and still says which filter it was.
 
 #include "formats/archive/compressed_facts.h"
+#include "io/filters/bzip2_stream.h"
 #include "io/filters/filter_chain.h"
 #include "io/memory_source.h"
 #include "test_files.h"
@@ -84,7 +86,7 @@ class TestStreamFilters : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        for (const char *t : {"gzip", "pigz", "xz", "zstd", "bsdtar"})
+        for (const char *t : {"gzip", "pigz", "xz", "zstd", "bzip2", "lbzip2", "lz4", "bsdtar"})
             ASC_REQUIRE_TOOL(QString::fromLatin1(t));
         original_ = sample();
         plain_ = test::writeFile(dir_, QStringLiteral("sample"), original_);
@@ -134,18 +136,106 @@ private Q_SLOTS:
                       QStringLiteral("zstd"), "two zstd frames");
     }
 
+    static Result<QByteArray> decodeBzip2(const QByteArray &compressed, Bzip2Stream::Options options, Bzip2Stream::Counts *counts = nullptr)
+    {
+        Bzip2Stream stream(std::make_unique<SourceStream>(std::make_shared<MemorySource>(compressed, QStringLiteral("sample.z"))),
+                           QStringLiteral("sample.z"), std::move(options));
+        QByteArray out;
+        std::vector<char> block(300000);
+        for (;;) {
+            auto got = stream.read(block);
+            if (!got)
+                return std::move(got).error();
+            if (*got == 0)
+                break;
+            out.append(block.data(), qsizetype(*got));
+        }
+        if (counts)
+            *counts = stream.counts();
+        return out;
+    }
+
+    void bzip2AsTheToolsWriteIt()
+    {
+        const QByteArray small = tool(QStringLiteral("bzip2"), {QStringLiteral("-1"), QStringLiteral("-c"), plain_});
+        expectDecodes(small, QStringLiteral("bzip2"), "bzip2 -1 (100k blocks)");
+        expectDecodes(tool(QStringLiteral("bzip2"), {QStringLiteral("-9"), QStringLiteral("-c"), plain_}), QStringLiteral("bzip2"), "bzip2 -9");
+        expectDecodes(tool(QStringLiteral("lbzip2"), {QStringLiteral("-n"), QStringLiteral("2"), QStringLiteral("-c"), plain_}), QStringLiteral("bzip2"), "lbzip2");
+        // Streams back to back (pbzip2 writes one per block; cat a.bz2 b.bz2), an empty stream
+        // among them, and zero padding after the last.
+        const QString half = test::writeFile(dir_, QStringLiteral("half"), original_.left(original_.size() / 2));
+        const QString rest = test::writeFile(dir_, QStringLiteral("rest"), original_.mid(original_.size() / 2));
+        const QString none = test::writeFile(dir_, QStringLiteral("none"), QByteArray());
+        expectDecodes(tool(QStringLiteral("bzip2"), {QStringLiteral("-c"), half}) + tool(QStringLiteral("bzip2"), {QStringLiteral("-c"), none}) +
+                          tool(QStringLiteral("bzip2"), {QStringLiteral("-c"), rest}) + QByteArray(512, '\0'),
+                      QStringLiteral("bzip2"), "three bzip2 streams and padding");
+
+        // Every block of a bzip2 -1 file, on two threads: the blocks counted are bzip2's own
+        // (bzip2 -tvv prints one "[n: huff+mtf rt+rld]" per block).
+        Bzip2Stream::Counts counts;
+        auto out = decodeBzip2(small, {2, size_t(1) << 20, {}}, &counts);
+        QVERIFY2(out, qPrintable(out ? QString() : out.error().toString()));
+        QVERIFY(*out == original_);
+        const auto verbose = test::run(QStringLiteral("bzip2"), {QStringLiteral("-tvv"), test::writeFile(dir_, QStringLiteral("small.bz2"), small)});
+        const qsizetype blocks = verbose.err.count("huff+mtf");
+        QVERIFY2(blocks >= 30, verbose.err.constData());
+        QCOMPARE(counts.blocks, uint64_t(blocks));
+        QCOMPARE(counts.threads, size_t(2));
+        QCOMPARE(counts.recuts, uint64_t(0));
+    }
+
+    void bzip2MagicInsideABlockIsCutAgain()
+    {
+        // A block's magic inside another block's data (here: offsets we say are magics) makes
+        // the block before it fail where it was cut; it is cut again at the next magic, and the
+        // output is still bzip2's.
+        const QByteArray small = tool(QStringLiteral("bzip2"), {QStringLiteral("-1"), QStringLiteral("-c"), plain_});
+        Bzip2Stream::Counts counts;
+        auto out = decodeBzip2(small, {2, size_t(1) << 20, {8 * 1000 + 3, 8 * 50000 + 5, 8 * 50001}}, &counts);
+        QVERIFY2(out, qPrintable(out ? QString() : out.error().toString()));
+        QVERIFY(*out == original_);
+        QVERIFY2(counts.recuts >= 3, qPrintable(QString::number(counts.recuts)));
+        // More than kMaxRecuts in one block: refused, naming the block, after bounded work.
+        std::vector<uint64_t> many;
+        for (int i = 1; i <= Bzip2Stream::kMaxRecuts + 2; ++i)
+            many.push_back(8 * 100 + uint64_t(i) * 97);
+        out = decodeBzip2(small, {2, size_t(1) << 20, many}, &counts);
+        QVERIFY(!out);
+        QCOMPARE(out.error().offset, std::optional<uint64_t>(4)); // the first block, after "BZh1"
+        QVERIFY2(out.error().message.contains(QStringLiteral("bzip2 block starting here")), qPrintable(out.error().toString()));
+    }
+
+    void lz4AsTheToolWritesIt()
+    {
+        expectDecodes(tool(QStringLiteral("lz4"), {QStringLiteral("-q"), QStringLiteral("-c"), plain_}), QStringLiteral("lz4"), "lz4");
+        expectDecodes(tool(QStringLiteral("lz4"), {QStringLiteral("-q"), QStringLiteral("-9"), QStringLiteral("--content-size"), QStringLiteral("-BD"), QStringLiteral("-BX"), QStringLiteral("-c"), plain_}),
+                      QStringLiteral("lz4"), "lz4 with content size, linked blocks, block checksums");
+        expectDecodes(tool(QStringLiteral("lz4"), {QStringLiteral("-q"), QStringLiteral("--no-frame-crc"), QStringLiteral("-B4"), QStringLiteral("-c"), plain_}),
+                      QStringLiteral("lz4"), "lz4 without checksum, 64 KiB blocks");
+        const QString half = test::writeFile(dir_, QStringLiteral("half"), original_.left(original_.size() / 2));
+        const QString rest = test::writeFile(dir_, QStringLiteral("rest"), original_.mid(original_.size() / 2));
+        expectDecodes(tool(QStringLiteral("lz4"), {QStringLiteral("-q"), QStringLiteral("-c"), half}) + tool(QStringLiteral("lz4"), {QStringLiteral("-q"), QStringLiteral("-c"), rest}) +
+                          QByteArray(100, '\0'),
+                      QStringLiteral("lz4"), "two lz4 frames and padding");
+        // The legacy format is libarchive's.
+        QCOMPARE(recogniseCompression(tool(QStringLiteral("lz4"), {QStringLiteral("-q"), QStringLiteral("-l"), QStringLiteral("-c"), plain_}).left(kRecogniseBytes)),
+                 Compression::None);
+    }
+
     void damageIsAnErrorWithAnOffset()
     {
         const QByteArray gz = tool(QStringLiteral("gzip"), {QStringLiteral("-c"), plain_});
         const QByteArray xz = tool(QStringLiteral("xz"), {QStringLiteral("-c"), plain_});
         const QByteArray zst = tool(QStringLiteral("zstd"), {QStringLiteral("-q"), QStringLiteral("-c"), plain_});
-        for (const QByteArray &whole : {gz, xz, zst}) {
+        const QByteArray bz2 = tool(QStringLiteral("bzip2"), {QStringLiteral("-1"), QStringLiteral("-c"), plain_});
+        const QByteArray lz4 = tool(QStringLiteral("lz4"), {QStringLiteral("-q"), QStringLiteral("-c"), plain_});
+        for (const QByteArray &whole : {gz, xz, zst, bz2, lz4}) {
             expectError(whole.left(whole.size() / 2), "truncated in the middle");
             expectError(whole.left(whole.size() - 3), "truncated in the trailer");
         }
         // A flipped bit in the data, and in the gzip trailer's CRC-32 and length: the check
         // catches each.
-        for (const QByteArray &whole : {gz, xz, zst}) {
+        for (const QByteArray &whole : {gz, xz, zst, bz2, lz4}) {
             QByteArray flipped = whole;
             flipped[flipped.size() / 2] = char(flipped[flipped.size() / 2] ^ 0x10);
             expectError(flipped, "bit flipped in the data");
@@ -158,6 +248,11 @@ private Q_SLOTS:
         expectError(badLength, "ISIZE wrong");
         QVERIFY(decodeAll(badLength).error().message.contains(QStringLiteral("gzip member starting here")));
         QCOMPARE(decodeAll(badLength).error().offset, std::optional<uint64_t>(0));
+        // bzip2: the stream's combined CRC (the last 32 bits before the padding).
+        QByteArray badCombined = bz2;
+        badCombined[badCombined.size() - 2] = char(badCombined[badCombined.size() - 2] ^ 0x40);
+        expectError(badCombined, "bzip2 combined CRC wrong");
+        QVERIFY2(decodeAll(badCombined).error().message.contains(QStringLiteral("combined CRC")), qPrintable(decodeAll(badCombined).error().toString()));
     }
 
     void nestedCompressionIsBounded()
@@ -207,7 +302,9 @@ private Q_SLOTS:
         };
         for (const Variant &v : {Variant{QStringLiteral("pigz"), QStringLiteral(".gz"), QStringLiteral("gzip")},
                                  Variant{QStringLiteral("xz"), QStringLiteral(".xz"), QStringLiteral("xz")},
-                                 Variant{QStringLiteral("zstd"), QStringLiteral(".zst"), QStringLiteral("zstd")}}) {
+                                 Variant{QStringLiteral("zstd"), QStringLiteral(".zst"), QStringLiteral("zstd")},
+                                 Variant{QStringLiteral("lbzip2"), QStringLiteral(".bz2"), QStringLiteral("bzip2")},
+                                 Variant{QStringLiteral("lz4"), QStringLiteral(".lz4"), QStringLiteral("lz4")}}) {
             const QString file = test::writeFile(dir_, QStringLiteral("tree.tar") + v.suffix, tool(v.program, {QStringLiteral("-c"), tar}));
             auto ls = test::runCli({QStringLiteral("ls"), file});
             QCOMPARE(ls.exitCode, 0);

@@ -2,8 +2,10 @@
 #include "decoder_strategies.h"
 
 #include "io/counting_source.h"
+#include "io/filters/bzip2_stream.h"
 #include "io/filters/filter_chain.h"
 #include "io/filters/gzip_stream.h"
+#include "io/filters/lz4_stream.h"
 #include "io/filters/xz_stream.h"
 #include "io/filters/zstd_stream.h"
 
@@ -22,7 +24,7 @@ constexpr size_t kOutput = size_t(1) << 20; // decompressed bytes per call, the 
 
 Compression compressionOf(const ReadTarget &target)
 {
-    char head[8] = {};
+    char head[kRecogniseBytes] = {};
     auto got = target.source->readAt(0, head);
     return got ? recogniseCompression(QByteArrayView(head, qsizetype(*got))) : Compression::None;
 }
@@ -71,7 +73,7 @@ public:
     {
         const Compression c = compressionOf(target);
         if (input_ == Compression::None ? c == Compression::None : c != input_)
-            return input_ == Compression::None ? QStringLiteral("not applicable: the target is not gzip, xz or zstd")
+            return input_ == Compression::None ? QStringLiteral("not applicable: the target is not gzip, xz, zstd, bzip2 or lz4")
                                                : QStringLiteral("not applicable: the target is not %1").arg(compressionName(input_));
         return {};
     }
@@ -247,7 +249,7 @@ public:
 class LibarchiveFilterStrategy final : public DecoderStrategy {
 public:
     LibarchiveFilterStrategy()
-        : DecoderStrategy(QStringLiteral("libarchive-filter"), QStringLiteral("libarchive's own filters (zlib, liblzma single-threaded, libzstd), input blocks of N"),
+        : DecoderStrategy(QStringLiteral("libarchive-filter"), QStringLiteral("libarchive's own filters (zlib, liblzma single-threaded, libzstd, libbz2, its own lz4), input blocks of N"),
                           Compression::None)
     {
     }
@@ -314,6 +316,14 @@ std::vector<StrategyPtr> makeDecoderStrategies()
                                          [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<XzStream>(std::move(in), where, 0, n); }),
         std::make_shared<FilterStrategy>(QStringLiteral("zstd"), QStringLiteral("libzstd's streaming decoder (our zstd filter), input read N bytes at a time"), Compression::Zstd,
                                          [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<ZstdStream>(std::move(in), where, n); }),
+        std::make_shared<FilterStrategy>(QStringLiteral("bzip2-1thread"), QStringLiteral("libbz2, one block after another on one thread (as bzip2 -d and libarchive decode), input read N bytes at a time"),
+                                         Compression::Bzip2,
+                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<Bzip2Stream>(std::move(in), where, Bzip2Stream::Options{1, n, {}}); }),
+        std::make_shared<FilterStrategy>(QStringLiteral("bzip2-mt"), QStringLiteral("libbz2 on a thread per core, each block cut out at its magic (our bzip2 filter), input read N bytes at a time"),
+                                         Compression::Bzip2,
+                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<Bzip2Stream>(std::move(in), where, Bzip2Stream::Options{0, n, {}}); }),
+        std::make_shared<FilterStrategy>(QStringLiteral("lz4"), QStringLiteral("liblz4's frame decoder (our lz4 filter), input read N bytes at a time"), Compression::Lz4,
+                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<Lz4Stream>(std::move(in), where, n); }),
         std::make_shared<LibarchiveFilterStrategy>(),
     };
 }

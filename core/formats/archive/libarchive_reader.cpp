@@ -93,6 +93,9 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
         archive_read_set_seek_callback(a, &LibarchiveReader::seekCallback);
     if (archive_read_open1(a) != ARCHIVE_OK)
         return reader->error(QStringLiteral("cannot open archive"));
+    // A filter libarchive decodes itself (lzip, compress, ...) reads compressed bytes through
+    // us: those come in large reads, headers or not.
+    reader->headerReadSize_ = archive_filter_count(a) > 1 ? kBlockSize : kHeaderReadSize;
     return reader;
 }
 
@@ -308,7 +311,7 @@ Result<bool> LibarchiveReader::next(Entry &entry)
     int rc = ARCHIVE_OK;
     std::optional<uint64_t> damagedAt;
     int retries = 0;
-    readSize_ = kHeaderReadSize;
+    readSize_ = headerReadSize_;
     for (;;) {
         const int64_t before = archive_read_header_position(archive_);
         const uint64_t consumedBefore = position_;

@@ -76,6 +76,7 @@ private:
     archive *archive_ = nullptr;
     std::unique_ptr<char[]> block_; // kBlockSize bytes, made on first read
     size_t readSize_ = 16 << 10; // how much of block_ the next read fills: small for headers, whole for data
+    size_t headerReadSize_ = 16 << 10; // readSize_ while headers are read
     uint64_t position_ = 0;
     uint64_t entriesRead_ = 0;
     std::optional<Error> sourceError_;

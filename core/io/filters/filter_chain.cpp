@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "filter_chain.h"
 
+#include "bzip2_stream.h"
 #include "gzip_stream.h"
+#include "lz4_stream.h"
 #include "xz_stream.h"
 #include "zstd_stream.h"
 
@@ -24,6 +26,14 @@ Compression recogniseCompression(QByteArrayView head)
         return Compression::Xz;
     if (starts({0x28, 0xb5, 0x2f, 0xfd}))
         return Compression::Zstd;
+    if (starts({0x04, 0x22, 0x4d, 0x18}))
+        return Compression::Lz4;
+    // "BZh", the level, then a block or (an empty stream) the end marker: "BZh" alone is text.
+    if (head.size() >= 10 && starts({'B', 'Z', 'h'}) && head[3] >= '1' && head[3] <= '9') {
+        const auto magic = head.sliced(4, 6);
+        if (magic == QByteArrayView("\x31\x41\x59\x26\x53\x59", 6) || magic == QByteArrayView("\x17\x72\x45\x38\x50\x90", 6))
+            return Compression::Bzip2;
+    }
     return Compression::None;
 }
 
@@ -33,6 +43,8 @@ QString compressionName(Compression c)
     case Compression::Gzip: return QStringLiteral("gzip");
     case Compression::Xz: return QStringLiteral("xz");
     case Compression::Zstd: return QStringLiteral("zstd");
+    case Compression::Bzip2: return QStringLiteral("bzip2");
+    case Compression::Lz4: return QStringLiteral("lz4");
     case Compression::None: break;
     }
     return QStringLiteral("none");
@@ -49,7 +61,7 @@ Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int ma
     DecodedStream decoded;
     auto peekable = std::make_unique<PeekStream>(std::move(stream));
     for (int depth = 0;; ++depth) {
-        auto head = peekable->peek(6);
+        auto head = peekable->peek(kRecogniseBytes);
         if (!head)
             return std::move(head).error();
         const Compression c = recogniseCompression(*head);
@@ -66,6 +78,8 @@ Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int ma
         case Compression::Gzip: next = std::make_unique<GzipStream>(std::move(peekable), layer); break;
         case Compression::Xz: next = std::make_unique<XzStream>(std::move(peekable), layer); break;
         case Compression::Zstd: next = std::make_unique<ZstdStream>(std::move(peekable), layer); break;
+        case Compression::Bzip2: next = std::make_unique<Bzip2Stream>(std::move(peekable), layer); break;
+        case Compression::Lz4: next = std::make_unique<Lz4Stream>(std::move(peekable), layer); break;
         case Compression::None: break;
         }
         decoded.filters.prepend(compressionName(c));

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Recognises the compression of a file by its first bytes and stacks our decoders over it
-// (gzip, xz, zstd), again for what comes out, up to a depth limit: a gzip inside a gzip inside
-// a gzip... (a stream that decompresses to itself) ends with an error, not forever. Formats we
-// have no faster decoder for (bzip2, lz4, lzip, compress) are left to libarchive.
+// (gzip, xz, zstd, bzip2, lz4), again for what comes out, up to a depth limit: a gzip inside a
+// gzip inside a gzip... (a stream that decompresses to itself) ends with an error, not forever.
+// Formats we have no faster decoder for (lzip, compress, lz4's legacy format) are left to
+// libarchive.
 
 #include "byte_stream.h"
 
@@ -14,11 +15,14 @@ namespace asc {
 enum class Compression { None,
                          Gzip,
                          Xz,
-                         Zstd };
+                         Zstd,
+                         Bzip2,
+                         Lz4 };
 
-// From the first bytes (6 are enough).
+// From the first kRecogniseBytes bytes.
+constexpr qsizetype kRecogniseBytes = 10;
 Compression recogniseCompression(QByteArrayView head);
-QString compressionName(Compression c); // "gzip", "xz", "zstd" (libarchive's names)
+QString compressionName(Compression c); // "gzip", "xz", "zstd", "bzip2", "lz4" (libarchive's names)
 
 struct DecodedStream {
     StreamPtr stream; // the innermost output (the source itself when nothing is compressed)

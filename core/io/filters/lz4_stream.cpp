@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#include "lz4_stream.h"
+
+#include "io/cancel.h"
+
+#include <lz4frame.h>
+
+namespace asc {
+
+Lz4Stream::Lz4Stream(StreamPtr upstream, QString where, size_t chunk)
+    : input_(std::move(upstream), chunk),
+      where_(std::move(where))
+{
+    if (LZ4F_isError(LZ4F_createDecompressionContext(&context_, LZ4F_VERSION)))
+        context_ = nullptr;
+}
+
+Lz4Stream::~Lz4Stream()
+{
+    LZ4F_freeDecompressionContext(context_);
+}
+
+Result<size_t> Lz4Stream::read(std::span<char> out)
+{
+    if (!context_)
+        return Error::make(ErrorKind::System, where_, QStringLiteral("cannot start the lz4 decoder"));
+    size_t produced = 0;
+    while (produced < out.size() && !ended_) {
+        if (stopRequested())
+            return Error::cancelled();
+        if (input_.available() == 0) {
+            auto more = input_.fill();
+            if (!more)
+                return std::move(more).error();
+            if (!*more) {
+                if (inFrame_)
+                    return Error::format(where_, frameStart_, QStringLiteral("the lz4 frame starting here: truncated: the file ends inside the frame"));
+                break;
+            }
+        }
+        if (!inFrame_) {
+            frameStart_ = input_.offset();
+            inFrame_ = true;
+        }
+        size_t room = out.size() - produced;
+        size_t taken = input_.available();
+        const size_t hint = LZ4F_decompress(context_, out.data() + produced, &room, input_.data(), &taken, nullptr);
+        input_.consume(taken);
+        produced += room;
+        if (LZ4F_isError(hint)) {
+            LZ4F_resetDecompressionContext(context_);
+            // After a complete frame, bytes that start no frame end the data (zero padding).
+            if (frames_ > 0 && frameStart_ + taken == input_.offset() && QByteArrayView(LZ4F_getErrorName(hint)).endsWith("frameType_unknown")) {
+                inFrame_ = false;
+                ended_ = true;
+                break;
+            }
+            return Error::format(where_, frameStart_, QStringLiteral("the lz4 frame starting here: %1").arg(QString::fromUtf8(LZ4F_getErrorName(hint))));
+        }
+        if (hint == 0) {
+            inFrame_ = false; // a frame ended and is flushed
+            ++frames_;
+        }
+        else if (room == 0 && taken == 0)
+            break; // output full
+    }
+    return produced;
+}
+
+} // namespace asc
