@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "spec.h"
 
-#include "io/byte_text.h"
-
 #include "formats/archive/libarchive_reader.h"
 #include "formats/format.h"
+#include "io/byte_text.h"
 #include "io/file_source.h"
+#include "io/memory_source.h"
 
 #include <sys/stat.h>
 
@@ -28,8 +28,46 @@ SpecParts splitSpec(const QString &spec)
     return parts;
 }
 
+// Content kept while looking an entry up in a stream that is read to its end anyway.
+static constexpr uint64_t kKeptContent = uint64_t(64) << 20;
+
+// Looks `path` up in a container whose names may repeat (a tar appended to): the lookup reads to
+// the end for the last member of the name, and the content of that member is kept on the way
+// (up to kKeptContent, when it is not simply a slice of the file), so that reading it does not
+// decode a compressed stream a second time.
+static Result<std::optional<Entry>> findLastKeeping(Container &container, const QByteArray &path, bool *implicitDir, std::optional<QByteArray> *kept)
+{
+    std::optional<Entry> found;
+    const QByteArray prefix = path + '/';
+    auto walked = container.walkSelection(path, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+        if (entry.path == path) {
+            found = entry;
+            kept->reset();
+            if (entry.type != EntryType::File || entry.dataOffset != kUnknown || entry.size == kUnknown || entry.size > kKeptContent)
+                return true;
+            QByteArray bytes(qsizetype(entry.size), Qt::Uninitialized);
+            uint64_t have = 0;
+            while (have < entry.size) {
+                auto got = read(std::span(bytes.data() + have, size_t(entry.size - have)));
+                if (!got || *got == 0)
+                    return true; // not kept: opening it later reports what went wrong
+                have += *got;
+            }
+            *kept = std::move(bytes);
+        } else if (entry.path.startsWith(prefix)) {
+            *implicitDir = true;
+        }
+        return true;
+    });
+    if (!walked)
+        return std::move(walked).error();
+    return found;
+}
+
 // Finds `path` in a container: the entry itself, or a directory only implied by deeper entries.
-static Result<std::optional<Entry>> findEntry(Container &container, const QByteArray &path, bool *implicitDir)
+// With `kept`, the content of a found entry may come with it (see findLastKeeping).
+static Result<std::optional<Entry>> findEntry(Container &container, const QByteArray &path, bool *implicitDir,
+                                              std::optional<QByteArray> *kept = nullptr)
 {
     if (!container.impliesDirectories()) {
         // Random-access containers look the path up directly (reading only what that needs).
@@ -41,9 +79,11 @@ static Result<std::optional<Entry>> findEntry(Container &container, const QByteA
             return std::optional<Entry>();
         return std::move(entry).error();
     }
+    *implicitDir = false;
+    if (kept && container.mayRepeatNames())
+        return findLastKeeping(container, path, implicitDir, kept);
     std::optional<Entry> found;
     const QByteArray prefix = path + '/';
-    *implicitDir = false;
     auto listed = container.list([&](const Entry &entry) {
         if (entry.path == path) {
             found = entry;
@@ -101,7 +141,8 @@ Result<Location> resolve(const QString &spec)
             continue;
         }
         bool implicitDir = false;
-        auto entry = findEntry(*next.parent, path, &implicitDir);
+        std::optional<QByteArray> kept;
+        auto entry = findEntry(*next.parent, path, &implicitDir, &kept);
         if (!entry)
             return std::move(entry).error();
         Entry target;
@@ -132,6 +173,9 @@ Result<Location> resolve(const QString &spec)
         if (!*entry || target.type == EntryType::Dir) {
             next.directory = path;
             next.entry = *entry;
+        } else if (kept && target.path == (*entry)->path && target.type == EntryType::File) {
+            next.source = std::make_shared<MemorySource>(std::move(*kept), name);
+            next.entry = **entry;
         } else if (target.type == EntryType::File || target.type == EntryType::Partition || target.type == EntryType::Hardlink) {
             auto content = next.parent->open(target);
             if (!content)

@@ -60,8 +60,7 @@ Result<size_t> Lz4Stream::read(std::span<char> out)
         if (hint == 0) {
             inFrame_ = false; // a frame ended and is flushed
             ++frames_;
-        }
-        else if (room == 0 && taken == 0)
+        } else if (room == 0 && taken == 0)
             break; // output full
     }
     return produced;
