@@ -281,6 +281,21 @@ private Q_SLOTS:
         QVERIFY(worker->alive());
     }
 
+    void carriesNoNetworkCode()
+    {
+        // The Sleuth Kit is loaded, but not the libcurl, GnuTLS, OpenSSL, Kerberos and LDAP its
+        // libafflib would bring: the worker finds our empty libafflib first (core/CMakeLists.txt).
+        auto worker = startWorker(tarGz_);
+        QVERIFY(inspectIn(worker, tarGz_).ok()); // loaded, and working
+        QFile maps(QStringLiteral("/proc/%1/maps").arg(worker->pid()));
+        QVERIFY(maps.open(QIODevice::ReadOnly));
+        const QByteArray mapped = maps.readAll();
+        QVERIFY2(mapped.contains("/libtsk.so"), mapped.constData());
+        QVERIFY2(mapped.contains("/archivescope/libafflib.so.0"), mapped.constData());
+        for (const char *library : {"/libcurl", "/libgnutls", "/libssl.", "/libcrypto.", "/libkrb5", "/libldap"})
+            QVERIFY2(!mapped.contains(library), library);
+    }
+
     void deathsBecomeErrorsNamingTheFile()
     {
         auto crashing = startWorker(tarGz_);
