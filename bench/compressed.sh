@@ -164,12 +164,16 @@ $gui
 Where the goals are missed, and why: listing the tar.gz is bounded by one core inflating
 (\`archivescope-cli bench real.tar.gz --strategy inflate-isal\` runs at about the speed of
 \`igzip -dc\` alone) — reaching 2.0x bsdtar needs inflating one gzip member on both cores
-(rapidgzip-style block finding), not built. The multi-block xz listing scales with the cores
-liblzma's decoder gets (1.6-1.7x on this shared 2-core machine). zstd and the single-block xz
+(rapidgzip-style block finding), not built. \`cat\` of an entry decodes the stream once (the
+lookup, which reads to the end for the last member of the name, keeps the entry's content), so
+it has the same bound, and so has extraction. The multi-block xz listing scales with the cores
+liblzma's decoder gets (1.6-1.8x on this shared 2-core machine). zstd and the single-block xz
 are bound by their single-threaded decoders on both sides (no gain possible beyond overlapping
-the parse, ~5 %). The uncompressed tar is bound by libarchive's per-header work (bsdtar itself
-is about 0.6x GNU tar; our ASCII mbrtowc and 16 KiB header reads took away what we could) plus
-our ~30 ms start-up. The GUI's whole tree is bound by the tree model's inserts on the UI thread.
-Extraction parses in a worker and the content crosses a socket in batched frames: compare the
-\`extract\` and \`--no-sandbox extract\` rows.
+the parse, ~5 %). bzip2's blocks decode on both cores with libbz2 (\`bench\` strategies
+\`bzip2-mt\` against \`bzip2-1thread\` and \`libarchive-filter\`: about 1.9x); lbzip2 has a
+faster decoder of its own. The uncompressed tar is bound by libarchive's per-header work
+(bsdtar itself is about 0.6x GNU tar; our ASCII mbrtowc and 16 KiB header reads took away what
+we could) plus our start-up. The GUI's whole tree is bound by the tree model's inserts on the
+UI thread. Extraction parses in a worker and the content crosses a socket in batched frames:
+compare the \`extract\` and \`--no-sandbox extract\` rows.
 MD
