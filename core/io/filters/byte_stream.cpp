@@ -34,11 +34,17 @@ Result<size_t> PeekStream::read(std::span<char> out)
         const size_t n = std::min(out.size(), size_t(pending_.size() - pendingAt_));
         std::memcpy(out.data(), pending_.constData() + pendingAt_, n);
         pendingAt_ += qsizetype(n);
-        if (pendingAt_ == pending_.size()) {
-            pending_.clear();
-            pendingAt_ = 0;
-        }
-        return n;
+        if (pendingAt_ < pending_.size())
+            return n;
+        pending_.clear();
+        pendingAt_ = 0;
+        // The rest from the stream, so that the first read is not just the few peeked bytes.
+        if (n == out.size())
+            return n;
+        auto more = inner_->read(out.subspan(n));
+        if (!more)
+            return std::move(more).error();
+        return n + *more;
     }
     return inner_->read(out);
 }

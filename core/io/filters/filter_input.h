@@ -16,6 +16,9 @@ public:
 
     // Reads the next chunk when everything before has been consumed; false at the upstream's end.
     Result<bool> fill();
+    // Makes at least `bytes` bytes available in one piece, keeping what is not consumed (fewer
+    // only at the upstream's end).
+    Result<void> ensure(size_t bytes);
     const uint8_t *data() const { return buffer_.data() + at_; }
     size_t available() const { return end_ - at_; }
     void consume(size_t n) { at_ += n; }

@@ -5,6 +5,9 @@
 
 #include <isa-l/igzip_lib.h>
 
+#include <cstring>
+#include <optional>
+
 namespace asc {
 
 GzipStream::GzipStream(StreamPtr upstream, QString where, size_t chunk)
@@ -19,6 +22,50 @@ GzipStream::~GzipStream() = default;
 Error GzipStream::fail(const QString &what) const
 {
     return Error::format(where_, memberStart_, QStringLiteral("the gzip member starting here: %1").arg(what));
+}
+
+// The length of the gzip header at the start of `p`, if all of it is among the `n` bytes.
+static std::optional<size_t> gzipHeaderLength(const uint8_t *p, size_t n)
+{
+    if (n < 10)
+        return std::nullopt;
+    const uint8_t flags = p[3];
+    size_t at = 10;
+    if (flags & 0x04) { // FEXTRA: a length, then that many bytes
+        if (n < at + 2)
+            return std::nullopt;
+        at += 2 + (size_t(p[at]) | size_t(p[at + 1]) << 8);
+    }
+    for (const uint8_t zeroTerminated : {uint8_t(0x08), uint8_t(0x10)}) { // FNAME, FCOMMENT
+        if (!(flags & zeroTerminated))
+            continue;
+        if (at >= n)
+            return std::nullopt;
+        const void *end = std::memchr(p + at, 0, n - at);
+        if (!end)
+            return std::nullopt;
+        at = size_t(static_cast<const uint8_t *>(end) - p) + 1;
+    }
+    if (flags & 0x02) // FHCRC
+        at += 2;
+    if (at > n)
+        return std::nullopt;
+    return at;
+}
+
+Result<void> GzipStream::wholeHeader()
+{
+    for (size_t want = 4096;; want *= 2) {
+        if (gzipHeaderLength(input_.data(), input_.available()))
+            return {};
+        if (input_.ended())
+            return Error::format(where_, input_.offset(), QStringLiteral("the gzip member starting here: truncated: the file ends inside its header"));
+        if (want > kMaxHeader)
+            return Error::format(where_, input_.offset(), QStringLiteral("the gzip member starting here: its header (name, comment, extra field) is longer than %1 bytes").arg(kMaxHeader));
+        auto more = input_.ensure(input_.available() + want);
+        if (!more)
+            return std::move(more).error();
+    }
 }
 
 static QString isalText(int rc)
@@ -57,6 +104,11 @@ Result<size_t> GzipStream::read(std::span<char> out)
                 done_ = true;
                 break;
             }
+            // ISA-L's stateful header parser misreads a header that arrives in pieces (seen
+            // with valgrind: a name cut from the fixed 10 bytes): it gets each header whole.
+            auto header = wholeHeader();
+            if (!header)
+                return std::move(header).error();
             isal_inflate_init(state_.get());
             state_->crc_flag = ISAL_GZIP;
             memberStart_ = input_.offset();

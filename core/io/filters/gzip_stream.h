@@ -20,7 +20,10 @@ public:
     uint64_t consumed() const override { return input_.upstream().consumed(); }
 
 private:
+    // No gzip header we accept is longer (a name or comment without its end is refused).
+    static constexpr size_t kMaxHeader = size_t(1) << 20;
     Error fail(const QString &what) const;
+    Result<void> wholeHeader(); // the member's header, all of it in the input buffer
     FilterInput input_;
     QString where_;
     std::unique_ptr<inflate_state> state_;
