@@ -169,9 +169,10 @@ lookup, which reads to the end for the last member of the name, keeps the entry'
 it has the same bound, and so has extraction. The multi-block xz listing scales with the cores
 liblzma's decoder gets (1.6-1.8x on this shared 2-core machine). zstd and the single-block xz
 are bound by their single-threaded decoders on both sides (no gain possible beyond overlapping
-the parse, ~5 %). bzip2's blocks decode on both cores with libbz2 (\`bench\` strategies
-\`bzip2-mt\` against \`bzip2-1thread\` and \`libarchive-filter\`: about 1.9x); lbzip2 has a
-faster decoder of its own. The uncompressed tar is bound by libarchive's per-header work
+the parse, ~5 %). bzip2's blocks decode on both cores with libbz2 (the decoders alone, about
+1.9x: \`head -c 150000000 real.tar | lbzip2 -9 > part.tar.bz2\`, then \`archivescope-cli bench
+part.tar.bz2 --strategy bzip2-mt --strategy bzip2-1thread --strategy libarchive-filter --sizes
+1M\`); lbzip2 has a faster decoder of its own. The uncompressed tar is bound by libarchive's per-header work
 (bsdtar itself is about 0.6x GNU tar; our ASCII mbrtowc and 16 KiB header reads took away what
 we could) plus our start-up. The GUI's whole tree is bound by the tree model's inserts on the
 UI thread. Extraction parses in a worker and the content crosses a socket in batched frames:

@@ -31,47 +31,56 @@ SpecParts splitSpec(const QString &spec)
 // Content kept while looking an entry up in a stream that is read to its end anyway.
 static constexpr uint64_t kKeptContent = uint64_t(64) << 20;
 
-// Looks `path` up in a container whose names may repeat (a tar appended to): the lookup reads to
-// the end for the last member of the name, and the content of that member is kept on the way
-// (up to kKeptContent, when it is not simply a slice of the file), so that reading it does not
-// decode a compressed stream a second time.
-static Result<std::optional<Entry>> findLastKeeping(Container &container, const QByteArray &path, bool *implicitDir, std::optional<QByteArray> *kept)
-{
-    std::optional<Entry> found;
-    const QByteArray prefix = path + '/';
-    auto walked = container.walkSelection(path, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+// What a listing or a walk has shown of one path: its entry (the last of that name so far), and
+// whether deeper entries imply a directory there.
+struct PathLookup {
+    explicit PathLookup(const QByteArray &p)
+        : path(p),
+          prefix(p + '/')
+    {
+    }
+    bool matches(const Entry &entry) // true for the path's own entry
+    {
         if (entry.path == path) {
             found = entry;
-            kept->reset();
-            if (entry.type != EntryType::File || entry.dataOffset != kUnknown || entry.size == kUnknown || entry.size > kKeptContent)
-                return true;
-            QByteArray bytes(qsizetype(entry.size), Qt::Uninitialized);
-            uint64_t have = 0;
-            while (have < entry.size) {
-                auto got = read(std::span(bytes.data() + have, size_t(entry.size - have)));
-                if (!got || *got == 0)
-                    return true; // not kept: opening it later reports what went wrong
-                have += *got;
-            }
-            *kept = std::move(bytes);
-        } else if (entry.path.startsWith(prefix)) {
-            *implicitDir = true;
+            return true;
         }
-        return true;
-    });
-    if (!walked)
-        return std::move(walked).error();
-    return found;
+        if (entry.path.startsWith(prefix))
+            implicitDir = true;
+        return false;
+    }
+    QByteArray path;
+    QByteArray prefix;
+    std::optional<Entry> found;
+    bool implicitDir = false;
+};
+
+// The whole content of a file entry read through a walk's reader, if it is worth keeping: not a
+// slice of the file (that is read again for free) and not over kKeptContent.
+static std::optional<QByteArray> keptContent(const Entry &entry, const Container::ContentReader &read)
+{
+    if (entry.type != EntryType::File || entry.dataOffset != kUnknown || entry.size == kUnknown || entry.size > kKeptContent)
+        return std::nullopt;
+    QByteArray bytes(qsizetype(entry.size), Qt::Uninitialized);
+    for (uint64_t have = 0; have < entry.size;) {
+        auto got = read(std::span(bytes.data() + have, size_t(entry.size - have)));
+        if (!got || *got == 0)
+            return std::nullopt; // not kept: opening it later reports what went wrong
+        have += *got;
+    }
+    return bytes;
 }
 
 // Finds `path` in a container: the entry itself, or a directory only implied by deeper entries.
-// With `kept`, the content of a found entry may come with it (see findLastKeeping).
+// Where names may repeat (a tar appended to) the lookup reads to the end for the last member of
+// the name; with `kept`, that member's content is kept on the way (keptContent), so that reading
+// it does not decode a compressed stream a second time.
 static Result<std::optional<Entry>> findEntry(Container &container, const QByteArray &path, bool *implicitDir,
                                               std::optional<QByteArray> *kept = nullptr)
 {
+    *implicitDir = false;
     if (!container.impliesDirectories()) {
         // Random-access containers look the path up directly (reading only what that needs).
-        *implicitDir = false;
         auto entry = container.find(path);
         if (entry)
             return std::optional<Entry>(std::move(entry).value());
@@ -79,23 +88,24 @@ static Result<std::optional<Entry>> findEntry(Container &container, const QByteA
             return std::optional<Entry>();
         return std::move(entry).error();
     }
-    *implicitDir = false;
-    if (kept && container.mayRepeatNames())
-        return findLastKeeping(container, path, implicitDir, kept);
-    std::optional<Entry> found;
-    const QByteArray prefix = path + '/';
-    auto listed = container.list([&](const Entry &entry) {
-        if (entry.path == path) {
-            found = entry;
-            return container.mayRepeatNames(); // the last of several members of one name counts
-        }
-        if (entry.path.startsWith(prefix))
-            *implicitDir = true;
-        return true;
-    });
-    if (!listed)
-        return std::move(listed).error();
-    return found;
+    PathLookup lookup(path);
+    Result<void> done;
+    if (kept && container.mayRepeatNames()) {
+        done = container.walkSelection(path, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+            if (lookup.matches(entry))
+                *kept = keptContent(entry, read);
+            return true;
+        });
+    } else {
+        done = container.list([&](const Entry &entry) {
+            // The last of several members of one name counts.
+            return !lookup.matches(entry) || container.mayRepeatNames();
+        });
+    }
+    if (!done)
+        return std::move(done).error();
+    *implicitDir = lookup.implicitDir;
+    return lookup.found;
 }
 
 // A hardlink to `path` that carries the group's content (cpio newc), if any.

@@ -42,10 +42,9 @@ std::optional<Magic> findMagic(std::span<const uint8_t> bytes, uint64_t from, ui
 {
     const uint64_t size = bytes.size();
     // A magic and the CRC after it are 80 bits: up to byte i + 9 when byte-aligned, i + 10 if not.
-    constexpr uint64_t kWithCrc = kMagicBits + kCrcBits;
-    if (size < kWithCrc / 8)
+    if (size < kMagicAndCrcBits / 8)
         return std::nullopt;
-    const uint64_t lastByte = std::min<uint64_t>(size - kWithCrc / 8, limit / 8);
+    const uint64_t lastByte = std::min<uint64_t>(size - kMagicAndCrcBits / 8, limit / 8);
     const uint8_t *b = bytes.data();
     for (uint64_t i = from / 8; i <= lastByte; ++i) {
         const uint16_t pairs = kTable.pairs[b[i + 1]];
@@ -56,7 +55,7 @@ std::optional<Magic> findMagic(std::span<const uint8_t> bytes, uint64_t from, ui
             if (!two)
                 continue;
             const uint64_t at = i * 8 + shift;
-            if (at < from || at >= limit || at + kWithCrc > size * 8)
+            if (at < from || at >= limit || at + kMagicAndCrcBits > size * 8)
                 continue;
             const uint64_t value = bitsAt(b, at, kMagicBits);
             if ((two & 1u) && value == kBlockMagic)

@@ -20,6 +20,7 @@ constexpr uint64_t kBlockMagic = 0x314159265359; // pi
 constexpr uint64_t kEndMagic = 0x177245385090; // sqrt(pi)
 constexpr int kMagicBits = 48;
 constexpr int kCrcBits = 32;
+constexpr uint64_t kMagicAndCrcBits = kMagicBits + kCrcBits; // what starts a block or ends a stream
 
 // `count` (at most 56) bits at bit `bit` of `bytes`, most significant first, as bzip2 writes
 // them. The bytes must hold them.
@@ -39,9 +40,16 @@ struct DecodedBlock {
     QString error; // empty when the block decoded and checked out
 };
 
+// The most a block of a level-`level` stream decodes to: its 100k x level bytes before the BWT
+// are run-length coded, 5 bytes standing for up to 255 (about 46 MB for level 9).
+constexpr size_t maxBlockOutput(int level)
+{
+    return size_t(52) * 100000 * size_t(level);
+}
+
 // Decodes the block whose bits are [bit, bit + length) of `bytes` (the block magic first) as a
 // level-`level` stream of its own, whose expected CRC is the block's. `outputLimit` bounds what
-// it may decode to (a 900k block decodes to at most about 46 MB).
+// it may decode to (maxBlockOutput).
 DecodedBlock decodeBlock(std::span<const uint8_t> bytes, uint64_t bit, uint64_t length, int level, size_t outputLimit);
 
 } // namespace asc::bzip2

@@ -12,6 +12,7 @@
 namespace asc {
 
 using bzip2::kCrcBits;
+using bzip2::kMagicAndCrcBits;
 using bzip2::kMagicBits;
 
 struct Bzip2Stream::Job {
@@ -31,8 +32,6 @@ struct Bzip2Stream::Job {
     bool done = false;
     bool stale = false; // dropped from the plan: not worth decoding
 };
-
-static constexpr uint64_t kMagicAndCrc = kMagicBits + kCrcBits;
 
 Bzip2Stream::Bzip2Stream(StreamPtr upstream, QString where)
     : Bzip2Stream(std::move(upstream), std::move(where), Options{})
@@ -96,29 +95,26 @@ bool Bzip2Stream::have(uint64_t byteEnd)
     return true;
 }
 
-std::optional<Bzip2Stream::Magic> Bzip2Stream::nextMagic(uint64_t from, uint64_t cap)
+std::optional<uint64_t> Bzip2Stream::nextMagic(uint64_t from, uint64_t cap)
 {
     auto falseMagic = std::lower_bound(options_.falseMagics.begin(), options_.falseMagics.end(), from);
     for (;;) {
         const uint64_t base = windowBase_ * 8;
         const uint64_t end = (windowBase_ + window_.size()) * 8;
-        auto found = bzip2::findMagic(window_, from - base, std::min(cap, end) - base);
-        std::optional<Magic> magic;
-        if (found)
-            magic = Magic{found->bit + base, found->end};
-        if (falseMagic != options_.falseMagics.end() && *falseMagic < std::min(cap, end) && (!magic || *falseMagic < magic->bit))
-            magic = Magic{*falseMagic, false};
+        std::optional<uint64_t> magic;
+        if (auto found = bzip2::findMagic(window_, from - base, std::min(cap, end) - base))
+            magic = found->bit + base;
+        if (falseMagic != options_.falseMagics.end() && *falseMagic < std::min(cap, end) && (!magic || *falseMagic < *magic))
+            magic = *falseMagic;
         if (magic)
             return magic;
         // Every offset whose magic and CRC lie in the window has been looked at.
-        from = std::max(from, end > kMagicAndCrc ? end - kMagicAndCrc + 1 : 0);
+        from = std::max(from, end > kMagicAndCrcBits ? end - kMagicAndCrcBits + 1 : 0);
         if (from >= cap)
             return std::nullopt;
         auto more = readMore();
-        if (!more || !*more) {
-            if (end == (windowBase_ + window_.size()) * 8)
-                return std::nullopt;
-        }
+        if ((!more || !*more) && end == (windowBase_ + window_.size()) * 8)
+            return std::nullopt;
     }
 }
 
@@ -186,7 +182,7 @@ void Bzip2Stream::planOne()
     }
     case Expect::Magic: {
         const uint64_t at = planBit_ / 8;
-        if (!have((planBit_ + kMagicAndCrc + 7) / 8))
+        if (!have((planBit_ + kMagicAndCrcBits + 7) / 8))
             return queueError(at, QStringLiteral("truncated: the file ends inside the bzip2 stream"));
         const uint64_t value = bzip2::bitsAt(window_.data(), planBit_ - windowBase_ * 8, kMagicBits);
         const bool falseMagic = std::binary_search(options_.falseMagics.begin(), options_.falseMagics.end(), planBit_);
@@ -197,15 +193,15 @@ void Bzip2Stream::planOne()
             job->storedCombined = uint32_t(bzip2::bitsAt(window_.data(), planBit_ - windowBase_ * 8 + kMagicBits, kCrcBits));
             job->done = true;
             planned_.push_back(std::move(job));
-            planBit_ = (planBit_ + kMagicAndCrc + 7) / 8 * 8;
+            planBit_ = (planBit_ + kMagicAndCrcBits + 7) / 8 * 8;
             expect_ = Expect::Header;
             return;
         }
         if (value != bzip2::kBlockMagic && !falseMagic)
             return queueError(at, QStringLiteral("expected a bzip2 block or the end of the stream here (bit %1 of the byte)").arg(planBit_ % 8));
         const uint64_t cap = planBit_ + kMaxBlockBytes * 8;
-        auto next = nextMagic(planBit_ + kMagicAndCrc, cap);
-        const uint64_t end = next ? next->bit : std::min(cap, (windowBase_ + window_.size()) * 8);
+        auto next = nextMagic(planBit_ + kMagicAndCrcBits, cap);
+        const uint64_t end = next ? *next : std::min(cap, (windowBase_ + window_.size()) * 8);
         queueBlock(planBit_, end, 0, QString());
         planBit_ = end; // if no magic follows, the next look finds the file's end: truncated
         return;
@@ -250,7 +246,7 @@ void Bzip2Stream::decodeLoop()
             queue_.pop_front();
         }
         if (!job->stale)
-            job->result = bzip2::decodeBlock(job->input, job->bit % 8, job->length, job->level, size_t(52) * 100000 * size_t(job->level));
+            job->result = bzip2::decodeBlock(job->input, job->bit % 8, job->length, job->level, bzip2::maxBlockOutput(job->level));
         {
             std::lock_guard lock(mutex_);
             job->done = true;
@@ -311,8 +307,8 @@ Result<bool> Bzip2Stream::nextBlock()
                 return Error::format(where_, bit / 8, QStringLiteral("the bzip2 block starting here (at bit %1 of the byte): %2").arg(bit % 8).arg(first));
             ++counts_.recuts;
             level_ = level;
-            queueBlock(bit, next->bit, recuts, first);
-            planBit_ = next->bit;
+            queueBlock(bit, *next, recuts, first);
+            planBit_ = *next;
             expect_ = Expect::Magic;
             continue;
         }

@@ -52,13 +52,10 @@ public:
 
 private:
     struct Job;
-    struct Magic {
-        uint64_t bit;
-        bool end;
-    };
     Result<bool> readMore();
     bool have(uint64_t byteEnd); // reads until the window holds bytes up to byteEnd, if it can
-    std::optional<Magic> nextMagic(uint64_t from, uint64_t cap);
+    // Where the first block or end magic in [from, cap) starts, reading on as needed.
+    std::optional<uint64_t> nextMagic(uint64_t from, uint64_t cap);
     void plan();
     void planOne();
     void queueBlock(uint64_t bit, uint64_t end, int recuts, const QString &firstError);

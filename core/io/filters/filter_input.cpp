@@ -14,19 +14,27 @@ FilterInput::FilterInput(StreamPtr upstream, size_t chunk)
 
 Result<bool> FilterInput::fill()
 {
-    if (at_ < end_)
-        return true;
-    if (ended_)
+    auto ready = ensure(1);
+    if (!ready)
+        return std::move(ready).error();
+    return available() > 0;
+}
+
+Result<bool> FilterInput::frameInput(FramePosition &frame, const QString &where, const char *format)
+{
+    auto more = fill();
+    if (!more)
+        return std::move(more).error();
+    if (!*more) {
+        if (frame.inside)
+            return Error::format(where, frame.start, QStringLiteral("the %1 frame starting here: truncated: the file ends inside the frame").arg(QLatin1String(format)));
         return false;
-    base_ += end_;
-    at_ = end_ = 0;
-    const TraceLayer layer("decompression input");
-    auto got = upstream_->read(std::span(reinterpret_cast<char *>(buffer_.data()), buffer_.size()));
-    if (!got)
-        return std::move(got).error();
-    end_ = *got;
-    ended_ = *got == 0;
-    return !ended_;
+    }
+    if (!frame.inside) {
+        frame.start = offset();
+        frame.inside = true;
+    }
+    return true;
 }
 
 Result<void> FilterInput::ensure(size_t bytes)

@@ -10,12 +10,23 @@
 
 namespace asc {
 
+// Where the decoder of a stream of frames (zstd, lz4) is: between frames, or inside the one that
+// started at `start` (errors name it).
+struct FramePosition {
+    bool inside = false;
+    uint64_t start = 0;
+};
+
 class FilterInput {
 public:
     explicit FilterInput(StreamPtr upstream, size_t chunk = size_t(1) << 20);
 
     // Reads the next chunk when everything before has been consumed; false at the upstream's end.
     Result<bool> fill();
+    // Input for the next step of decoding a stream of frames: true with bytes available (a frame
+    // starting here is marked started), false at the end between frames, an error naming the
+    // frame when the file ends inside one. `format` names the frames in that error ("zstd").
+    Result<bool> frameInput(FramePosition &frame, const QString &where, const char *format);
     // Makes at least `bytes` bytes available in one piece, keeping what is not consumed (fewer
     // only at the upstream's end).
     Result<void> ensure(size_t bytes);

@@ -28,20 +28,11 @@ Result<size_t> Lz4Stream::read(std::span<char> out)
     while (produced < out.size() && !ended_) {
         if (stopRequested())
             return Error::cancelled();
-        if (input_.available() == 0) {
-            auto more = input_.fill();
-            if (!more)
-                return std::move(more).error();
-            if (!*more) {
-                if (inFrame_)
-                    return Error::format(where_, frameStart_, QStringLiteral("the lz4 frame starting here: truncated: the file ends inside the frame"));
-                break;
-            }
-        }
-        if (!inFrame_) {
-            frameStart_ = input_.offset();
-            inFrame_ = true;
-        }
+        auto ready = input_.frameInput(frame_, where_, "lz4");
+        if (!ready)
+            return std::move(ready).error();
+        if (!*ready)
+            break;
         size_t room = out.size() - produced;
         size_t taken = input_.available();
         const size_t hint = LZ4F_decompress(context_, out.data() + produced, &room, input_.data(), &taken, nullptr);
@@ -50,15 +41,15 @@ Result<size_t> Lz4Stream::read(std::span<char> out)
         if (LZ4F_isError(hint)) {
             LZ4F_resetDecompressionContext(context_);
             // After a complete frame, bytes that start no frame end the data (zero padding).
-            if (frames_ > 0 && frameStart_ + taken == input_.offset() && QByteArrayView(LZ4F_getErrorName(hint)).endsWith("frameType_unknown")) {
-                inFrame_ = false;
+            if (frames_ > 0 && frame_.start + taken == input_.offset() && QByteArrayView(LZ4F_getErrorName(hint)).endsWith("frameType_unknown")) {
+                frame_.inside = false;
                 ended_ = true;
                 break;
             }
-            return Error::format(where_, frameStart_, QStringLiteral("the lz4 frame starting here: %1").arg(QString::fromUtf8(LZ4F_getErrorName(hint))));
+            return Error::format(where_, frame_.start, QStringLiteral("the lz4 frame starting here: %1").arg(QString::fromUtf8(LZ4F_getErrorName(hint))));
         }
         if (hint == 0) {
-            inFrame_ = false; // a frame ended and is flushed
+            frame_.inside = false; // a frame ended and is flushed
             ++frames_;
         } else if (room == 0 && taken == 0)
             break; // output full

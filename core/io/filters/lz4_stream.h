@@ -23,9 +23,8 @@ private:
     FilterInput input_;
     QString where_;
     LZ4F_dctx_s *context_ = nullptr;
-    uint64_t frameStart_ = 0;
-    bool inFrame_ = false;
-    uint64_t frames_ = 0;
+    FramePosition frame_;
+    uint64_t frames_ = 0; // complete ones
     bool ended_ = false;
 };
 

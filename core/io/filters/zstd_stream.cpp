@@ -28,27 +28,18 @@ Result<size_t> ZstdStream::read(std::span<char> out)
     while (output.pos < output.size) {
         if (stopRequested())
             return Error::cancelled();
-        if (input_.available() == 0) {
-            auto more = input_.fill();
-            if (!more)
-                return std::move(more).error();
-            if (!*more) {
-                if (inFrame_)
-                    return Error::format(where_, frameStart_, QStringLiteral("the zstd frame starting here: truncated: the file ends inside the frame"));
-                break;
-            }
-        }
-        if (!inFrame_) {
-            frameStart_ = input_.offset();
-            inFrame_ = true;
-        }
+        auto ready = input_.frameInput(frame_, where_, "zstd");
+        if (!ready)
+            return std::move(ready).error();
+        if (!*ready)
+            break;
         ZSTD_inBuffer input{input_.data(), input_.available(), 0};
         const size_t rc = ZSTD_decompressStream(context_, &output, &input);
         input_.consume(input.pos);
         if (ZSTD_isError(rc))
-            return Error::format(where_, frameStart_, QStringLiteral("the zstd frame starting here: %1").arg(QString::fromUtf8(ZSTD_getErrorName(rc))));
+            return Error::format(where_, frame_.start, QStringLiteral("the zstd frame starting here: %1").arg(QString::fromUtf8(ZSTD_getErrorName(rc))));
         if (rc == 0)
-            inFrame_ = false; // a frame ended and is flushed
+            frame_.inside = false; // a frame ended and is flushed
     }
     return output.pos;
 }

@@ -21,8 +21,7 @@ private:
     FilterInput input_;
     QString where_;
     ZSTD_DCtx_s *context_;
-    uint64_t frameStart_ = 0;
-    bool inFrame_ = false;
+    FramePosition frame_;
 };
 
 } // namespace asc
