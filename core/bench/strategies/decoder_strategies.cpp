@@ -9,6 +9,7 @@
 #include "io/filters/xz_stream.h"
 #include "io/filters/zstd_stream.h"
 
+#include <QThread>
 #include <archive.h>
 #include <cstring>
 #include <libdeflate.h>
@@ -306,7 +307,15 @@ std::vector<StrategyPtr> makeDecoderStrategies()
         std::make_shared<ZlibStrategy>(),
         std::make_shared<FilterStrategy>(QStringLiteral("inflate-isal"), QStringLiteral("ISA-L's igzip inflate (our gzip filter), compressed input read N bytes at a time"),
                                          Compression::Gzip,
-                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<GzipStream>(std::move(in), where, n); }),
+                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<GzipStream>(std::move(in), where, n, GzipPieces::Options{1, {}}); }),
+        std::make_shared<FilterStrategy>(QStringLiteral("inflate-isal-pieces"),
+                                         QStringLiteral("ISA-L on a thread per core, each large member cut into pieces at its deflate blocks (our gzip filter; the default from %1 cores on)").arg(GzipPieces::kMinCores),
+                                         Compression::Gzip,
+                                         [](StreamPtr in, const QString &where, size_t n) {
+                                             GzipPieces::Options pieces;
+                                             pieces.threads = unsigned(std::max(2, QThread::idealThreadCount()));
+                                             return std::make_unique<GzipStream>(std::move(in), where, n, pieces);
+                                         }),
         std::make_shared<LibdeflateStrategy>(),
         std::make_shared<FilterStrategy>(QStringLiteral("xz-1thread"), QStringLiteral("liblzma, one thread (as xz -T1 and libarchive decode), input read N bytes at a time"),
                                          Compression::Xz,

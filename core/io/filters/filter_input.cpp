@@ -57,4 +57,34 @@ Result<void> FilterInput::ensure(size_t bytes)
     return {};
 }
 
+Result<size_t> FilterInput::take(std::span<uint8_t> out)
+{
+    size_t n = std::min(out.size(), available());
+    std::memcpy(out.data(), data(), n);
+    consume(n);
+    while (n < out.size() && !ended_) {
+        const TraceLayer layer("decompression input");
+        auto got = upstream_->read(std::span(reinterpret_cast<char *>(out.data() + n), out.size() - n));
+        if (!got)
+            return std::move(got).error();
+        n += *got;
+        base_ += *got; // read past the (empty) buffer
+        ended_ = *got == 0;
+    }
+    return n;
+}
+
+void FilterInput::putBack(std::span<const uint8_t> bytes)
+{
+    std::vector<uint8_t> joined;
+    joined.reserve(std::max(bytes.size() + available(), buffer_.size()));
+    joined.insert(joined.end(), bytes.begin(), bytes.end());
+    joined.insert(joined.end(), data(), data() + available());
+    base_ = offset() - bytes.size();
+    end_ = joined.size();
+    at_ = 0;
+    joined.resize(std::max(joined.size(), buffer_.size()));
+    buffer_ = std::move(joined);
+}
+
 } // namespace asc

@@ -6,6 +6,7 @@
 #include "byte_stream.h"
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace asc {
@@ -33,6 +34,11 @@ public:
     const uint8_t *data() const { return buffer_.data() + at_; }
     size_t available() const { return end_ - at_; }
     void consume(size_t n) { at_ += n; }
+    // Moves the next bytes into `out`: what is buffered, then straight from the upstream, until
+    // `out` is full or the upstream ends. How many.
+    Result<size_t> take(std::span<uint8_t> out);
+    // Puts `bytes`, taken from just before offset(), back in front of what is not consumed.
+    void putBack(std::span<const uint8_t> bytes);
     // Upstream offset of data().
     uint64_t offset() const { return base_ + at_; }
     bool ended() const { return ended_; }

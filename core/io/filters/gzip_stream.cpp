@@ -10,9 +10,10 @@
 
 namespace asc {
 
-GzipStream::GzipStream(StreamPtr upstream, QString where, size_t chunk)
+GzipStream::GzipStream(StreamPtr upstream, QString where, size_t chunk, std::optional<GzipPieces::Options> pieces)
     : input_(std::move(upstream), chunk),
       where_(std::move(where)),
+      piecesOptions_(pieces.value_or(GzipPieces::defaults())),
       state_(std::make_unique<inflate_state>())
 {
 }
@@ -68,6 +69,39 @@ Result<void> GzipStream::wholeHeader()
     }
 }
 
+GzipPieces::Counts GzipStream::pieceCounts() const
+{
+    GzipPieces::Counts c = pieceCounts_;
+    if (pieces_)
+        c += pieces_->counts();
+    return c;
+}
+
+// A member that spans a few regions is inflated in pieces on every core; a smaller one, or one
+// whose header ISA-L should judge (not deflate), by ISA-L here.
+Result<void> GzipStream::startMember()
+{
+    memberStart_ = input_.offset();
+    memberOut_ = 0;
+    inMember_ = true;
+    const auto header = gzipHeaderLength(input_.data(), input_.available());
+    if (header && input_.data()[2] == 8 && (input_.data()[3] & 0xe0) == 0) {
+        const std::vector<uint8_t> headerBytes(input_.data(), input_.data() + *header);
+        input_.consume(headerBytes.size());
+        auto worth = GzipPieces::worthIt(input_, piecesOptions_);
+        if (!worth)
+            return std::move(worth).error();
+        if (*worth) {
+            pieces_ = std::make_unique<GzipPieces>(input_, where_, memberStart_, piecesOptions_);
+            return {};
+        }
+        input_.putBack(headerBytes); // for ISA-L, which reads the header itself
+    }
+    isal_inflate_init(state_.get());
+    state_->crc_flag = ISAL_GZIP;
+    return {};
+}
+
 static QString isalText(int rc)
 {
     switch (rc) {
@@ -109,11 +143,22 @@ Result<size_t> GzipStream::read(std::span<char> out)
             auto header = wholeHeader();
             if (!header)
                 return std::move(header).error();
-            isal_inflate_init(state_.get());
-            state_->crc_flag = ISAL_GZIP;
-            memberStart_ = input_.offset();
-            memberOut_ = 0;
-            inMember_ = true;
+            auto started = startMember();
+            if (!started)
+                return std::move(started).error();
+        }
+        if (pieces_) {
+            auto got = pieces_->read(out.subspan(produced));
+            if (!got)
+                return std::move(got).error();
+            produced += *got;
+            memberOut_ += *got;
+            if (*got == 0) {
+                pieceCounts_ += pieces_->counts();
+                pieces_.reset();
+                inMember_ = false;
+            }
+            continue;
         }
         if (input_.available() == 0) {
             auto more = input_.fill();

@@ -5,6 +5,9 @@
 // checked. A damaged or truncated member is an error naming the member's offset.
 
 #include "filter_input.h"
+#include "gzip_pieces.h"
+
+#include <optional>
 
 struct inflate_state;
 
@@ -14,19 +17,28 @@ class GzipStream final : public ByteStream {
 public:
     // `where` names the stream in errors (the file, or "FILE (inside xz)").
     // `chunk`: compressed bytes per read of the upstream.
-    GzipStream(StreamPtr upstream, QString where, size_t chunk = size_t(1) << 20);
+    // `pieces`: how a large member is cut to be inflated on several cores (io/filters/gzip_pieces);
+    // by default a thread per core.
+    GzipStream(StreamPtr upstream, QString where, size_t chunk = size_t(1) << 20,
+               std::optional<GzipPieces::Options> pieces = std::nullopt);
     ~GzipStream() override;
     Result<size_t> read(std::span<char> out) override;
     uint64_t consumed() const override { return input_.upstream().consumed(); }
+    // How the large members so far were cut (summed).
+    GzipPieces::Counts pieceCounts() const;
 
 private:
     // No gzip header we accept is longer (a name or comment without its end is refused).
     static constexpr size_t kMaxHeader = size_t(1) << 20;
     Error fail(const QString &what) const;
     Result<void> wholeHeader(); // the member's header, all of it in the input buffer
+    Result<void> startMember();
     FilterInput input_;
     QString where_;
+    GzipPieces::Options piecesOptions_;
     std::unique_ptr<inflate_state> state_;
+    std::unique_ptr<GzipPieces> pieces_; // the current member, when it is cut into pieces
+    GzipPieces::Counts pieceCounts_; // of the members before
     uint64_t memberStart_ = 0;
     uint64_t memberOut_ = 0; // bytes out of the current member
     bool inMember_ = false;

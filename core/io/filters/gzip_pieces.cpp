@@ -1,0 +1,779 @@
+// SPDX-License-Identifier: MIT
+#include "gzip_pieces.h"
+
+#include "deflate_blocks.h"
+#include "io/cancel.h"
+
+#include <QThread>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <optional>
+
+namespace asc {
+
+namespace {
+
+// No piece decodes to more (a few MiB of compressed data at 16:1); one that would is left to
+// the in-order inflater, which needs no more memory than its output buffer.
+constexpr size_t kMaxPieceBytes = size_t(64) << 20;
+// The marker decoder is a fifth of ISA-L's speed: a piece whose window is still not known after
+// this many symbols (long runs copied again and again) is inflated by ISA-L once the piece
+// before it is out.
+constexpr size_t kMaxMarkerSymbols = size_t(1) << 20;
+constexpr size_t kSequentialOutput = size_t(1) << 20;
+
+constexpr size_t kStoredReach = 65535 + 4; // a stored block's LEN, NLEN and data
+
+// The last byte of a piece (`last`), cut at `bit`, then an empty stored final block: an inflater
+// that reads this after the piece finishes exactly at its end only if a block ends there.
+// (Stored blocks align to the file's bytes, so the piece keeps its bit offsets.)
+std::vector<uint8_t> finalBlockAt(uint8_t last, unsigned bit)
+{
+    std::vector<uint8_t> tail;
+    tail.push_back(uint8_t((last & ((1u << bit) - 1)) | (1u << bit))); // BFINAL 1, BTYPE 00
+    if (bit > 5)
+        tail.push_back(0); // the type bits run into the next byte
+    for (const uint8_t b : {0x00, 0x00, 0xff, 0xff}) // LEN 0, NLEN 0xffff
+        tail.push_back(b);
+    return tail;
+}
+
+} // namespace
+
+struct GzipPieces::Region {
+    uint64_t number = 0;
+    uint64_t offset = 0; // in the upstream
+    std::vector<uint8_t> bytes;
+    std::vector<uint8_t> before; // the kStoredReach bytes before it, where there are
+    uint64_t end() const { return offset + bytes.size(); }
+    // Where the first block a piece can start at is, in upstream bits: looked for once, by the
+    // piece that starts there or the one that ends there, whichever asks first.
+    std::optional<uint64_t> pieceStart() const
+    {
+        std::call_once(looked, [this] {
+            if (auto bit = deflate::findBlock(before, bytes, 0, UINT64_MAX))
+                start = offset * 8 + *bit;
+        });
+        return start;
+    }
+    mutable std::once_flag looked;
+    mutable std::optional<uint64_t> start;
+};
+
+struct GzipPieces::Job {
+    uint64_t number = 0; // the region's
+    std::shared_ptr<const Region> here;
+    std::shared_ptr<const Region> next;
+    std::optional<uint64_t> knownStart; // the member's first block, for the first piece
+    // Published by the thread, under the mutex.
+    bool startKnown = false;
+    std::optional<uint64_t> start; // in upstream bits
+    bool done = false;
+    bool stale = false;
+    // Results, valid once done.
+    bool ok = false;
+    uint64_t end = 0;
+    std::vector<uint16_t> symbols; // decoded with markers, from the start
+    Buffer bytes; // inflated after the symbols
+    uint32_t bytesCrc = 0;
+    QString why; // when not ok
+    bool markerFailed = false; // failed before ISA-L's part: ISA-L can do it with the window
+    bool waitingForWindow = false; // for the piece before to finish
+    bool redoTried = false;
+    std::vector<uint8_t> usedWindow; // the window ISA-L was given, when taken from the piece before
+    std::vector<uint8_t> tail; // the last 32 KiB of the output, when it has that many bytes
+};
+
+struct GzipPieces::Sequential {
+    z_stream z{};
+    bool open = false;
+    uint64_t fedEnd = 0; // upstream offset just after the bytes handed to zlib
+    Buffer out;
+    ~Sequential()
+    {
+        if (open)
+            inflateEnd(&z);
+    }
+};
+
+GzipPieces::Options GzipPieces::defaults()
+{
+    // Cutting costs CPU: finding blocks, decoding each piece's start with markers, and more memory
+    // in flight. Measured on 2 cores (bench/README.md) the pieces took 1.6 times ISA-L's CPU, so
+    // 2 cores finish no sooner than 1; from 4 cores on they do.
+    Options o;
+    const int cores = QThread::idealThreadCount();
+    o.threads = cores >= kMinCores ? unsigned(cores) : 1;
+    return o;
+}
+
+Result<bool> GzipPieces::worthIt(FilterInput &input, const Options &options)
+{
+    if (options.threads < 2)
+        return false;
+    auto ready = input.ensure(2 * options.region + 1);
+    if (!ready)
+        return std::move(ready).error();
+    return input.available() > 2 * options.region;
+}
+
+GzipPieces::GzipPieces(FilterInput &input, QString where, uint64_t memberStart, Options options)
+    : input_(input),
+      where_(std::move(where)),
+      memberStart_(memberStart),
+      options_(options),
+      threadCount_(options.threads ? options.threads : defaults().threads),
+      provenBit_(input.offset() * 8)
+{
+    options_.region = std::max<size_t>(options_.region, 4096);
+}
+
+GzipPieces::~GzipPieces()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    work_.notify_all();
+    for (auto &t : threads_)
+        t.join();
+}
+
+Error GzipPieces::fail(const QString &what) const
+{
+    return Error::format(where_, memberStart_, QStringLiteral("the gzip member starting here: %1").arg(what));
+}
+
+Result<bool> GzipPieces::readRegion()
+{
+    if (upstreamEnded_)
+        return false;
+    auto region = std::make_shared<Region>();
+    {
+        std::lock_guard lock(mutex_);
+        if (!spareRegions_.empty()) {
+            region->bytes = std::move(spareRegions_.back());
+            spareRegions_.pop_back();
+        }
+    }
+    region->offset = input_.offset();
+    region->bytes.resize(options_.region);
+    auto got = input_.take(region->bytes);
+    if (!got)
+        return std::move(got).error();
+    const size_t n = *got;
+    if (n == 0) {
+        upstreamEnded_ = true;
+        return false;
+    }
+    region->bytes.resize(n);
+    region->number = firstRegion_ + regions_.size();
+    region->before = lastBytes_;
+    const size_t keep = std::min(n, kStoredReach);
+    lastBytes_.insert(lastBytes_.end(), region->bytes.end() - std::ptrdiff_t(keep), region->bytes.end());
+    if (lastBytes_.size() > kStoredReach)
+        lastBytes_.erase(lastBytes_.begin(), lastBytes_.end() - std::ptrdiff_t(kStoredReach));
+    regions_.push_back(std::move(region));
+    return true;
+}
+
+size_t GzipPieces::regionAt(uint64_t byte) const
+{
+    for (size_t i = 0; i < regions_.size(); ++i)
+        if (byte >= regions_[i]->offset && byte < regions_[i]->end())
+            return i;
+    return regions_.size();
+}
+
+std::shared_ptr<GzipPieces::Job> GzipPieces::jobFor(uint64_t region)
+{
+    for (auto &job : jobs_)
+        if (job->number == region)
+            return job;
+    return nullptr;
+}
+
+void GzipPieces::dispatch()
+{
+    // Regions behind the output are not needed again (zlib may still be reading the one it is in).
+    const uint64_t keep = sequential_ ? sequential_->fedEnd - sequential_->z.avail_in : provenBit_ / 8;
+    while (!regions_.empty() && regions_.front()->end() <= keep) {
+        if (regions_.front().use_count() == 1) {
+            std::lock_guard lock(mutex_);
+            if (spareRegions_.size() < threadCount_ + 4)
+                spareRegions_.push_back(std::move(regions_.front()->bytes));
+        }
+        regions_.pop_front();
+        ++firstRegion_;
+    }
+    // Nor are pieces behind it.
+    const uint64_t from = sequential_ ? firstRegion_ : piece_;
+    {
+        std::lock_guard lock(mutex_);
+        while (!jobs_.empty() && jobs_.front()->number < from) {
+            jobs_.front()->stale = true;
+            jobs_.pop_front();
+        }
+    }
+    uint64_t next = jobs_.empty() ? from : jobs_.back()->number + 1;
+    const uint64_t horizon = from + threadCount_ + 1;
+    for (; next < horizon; ++next) {
+        while (firstRegion_ + regions_.size() <= next + 1) {
+            auto more = readRegion();
+            if (!more || !*more)
+                break; // an error shows where the bytes are needed
+        }
+        if (next < firstRegion_ || firstRegion_ + regions_.size() <= next + 1)
+            break;
+        auto job = std::make_shared<Job>();
+        job->number = next;
+        job->here = regions_[size_t(next - firstRegion_)];
+        job->next = regions_[size_t(next + 1 - firstRegion_)];
+        if (next == 0)
+            job->knownStart = job->here->offset * 8;
+        std::lock_guard lock(mutex_);
+        jobs_.push_back(job);
+        queue_.push_back(std::move(job));
+        if (threads_.size() < threadCount_) {
+            threads_.emplace_back([this] { work(); });
+            counts_.threads = threads_.size();
+        }
+        work_.notify_one();
+    }
+}
+
+void GzipPieces::work()
+{
+    for (;;) {
+        std::shared_ptr<Job> job;
+        {
+            std::unique_lock lock(mutex_);
+            work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
+            if (stop_)
+                return;
+            job = std::move(queue_.front());
+            queue_.pop_front();
+        }
+        if (!job->stale)
+            runJob(*job);
+        finishJob(std::move(job));
+    }
+}
+
+std::shared_ptr<GzipPieces::Job> GzipPieces::jobLocked(uint64_t number) const
+{
+    for (const auto &job : jobs_)
+        if (job->number == number)
+            return job;
+    return nullptr;
+}
+
+// A piece whose markers did not clear is inflated by ISA-L as soon as the piece before it is
+// done: its last 32 KiB are the window (checked against what was handed out before use).
+void GzipPieces::finishJob(std::shared_ptr<Job> job)
+{
+    for (;;) {
+        std::shared_ptr<Job> redo;
+        std::vector<uint8_t> window;
+        {
+            std::lock_guard lock(mutex_);
+            if (job->ok && job->bytes.size >= deflate::kWindow)
+                job->tail.assign(job->bytes.data.get() + job->bytes.size - deflate::kWindow, job->bytes.data.get() + job->bytes.size);
+            if (job->markerFailed && job->end && job->start && !job->redoTried) {
+                auto before = jobLocked(job->number - 1);
+                if (before && before->done && before->ok && !before->tail.empty()) {
+                    redo = job;
+                    window = before->tail;
+                } else if (before && !before->done && !before->stale) {
+                    job->waitingForWindow = true; // the piece before picks it up when done
+                    return;
+                }
+            }
+            if (!redo) {
+                job->startKnown = job->done = true;
+                auto after = jobLocked(job->number + 1);
+                if (after && after->waitingForWindow) {
+                    after->waitingForWindow = false;
+                    if (job->ok && !job->tail.empty()) {
+                        redo = after;
+                        window = job->tail;
+                    } else {
+                        after->startKnown = after->done = true;
+                    }
+                }
+            }
+            if (redo)
+                redo->redoTried = true;
+        }
+        finished_.notify_all();
+        if (!redo || redo->stale)
+            return;
+        redo->symbols.clear();
+        redo->markerFailed = false;
+        redo->why = inflatePiece(*redo->here, *redo->next, *redo->start, redo->end, window, redo->bytes);
+        redo->ok = redo->why.isEmpty();
+        if (redo->ok) {
+            redo->bytesCrc = crc32_gzip_refl(0, redo->bytes.data.get(), redo->bytes.size);
+            redo->usedWindow = std::move(window);
+        }
+        job = std::move(redo);
+    }
+}
+
+QString GzipPieces::inflatePiece(const Region &here, const Region &next, uint64_t inflateFrom, uint64_t end,
+                                const std::vector<uint8_t> &dictionary, Buffer &out)
+{
+    // ISA-L from inflateFrom (the bits before it in that byte go in its bit buffer) to the byte
+    // holding the end, then that byte cut there with a final block after it: straight from the
+    // regions' bytes.
+    const uint64_t endByte = end / 8;
+    auto byteAt = [&](uint64_t b) { return b < here.end() ? here.bytes[size_t(b - here.offset)] : next.bytes[size_t(b - next.offset)]; };
+    const uint64_t bulkFrom = inflateFrom / 8 + (inflateFrom % 8 ? 1 : 0);
+    if (bulkFrom > endByte || endByte >= next.end())
+        return QStringLiteral("a piece shorter than a byte");
+    const std::vector<uint8_t> tail = finalBlockAt(byteAt(endByte), unsigned(end % 8));
+    auto state = std::make_unique<inflate_state>();
+    isal_inflate_init(state.get());
+    state->crc_flag = ISAL_DEFLATE;
+    if (!dictionary.empty() && isal_inflate_set_dict(state.get(), const_cast<uint8_t *>(dictionary.data()), uint32_t(dictionary.size())) != COMP_OK)
+        return QStringLiteral("ISA-L refused the dictionary");
+    if (inflateFrom % 8) {
+        state->read_in = byteAt(inflateFrom / 8) >> (inflateFrom % 8);
+        state->read_in_length = int32_t(8 - inflateFrom % 8);
+    }
+    auto range = [](const Region &r, uint64_t from, uint64_t to) {
+        from = std::clamp(from, r.offset, r.end());
+        to = std::clamp(to, r.offset, r.end());
+        return std::span(r.bytes).subspan(size_t(from - r.offset), size_t(to - from));
+    };
+    const std::span<const uint8_t> parts[] = {range(here, bulkFrom, endByte), range(next, bulkFrom, endByte), tail};
+    out = takeBuffer(std::min(kMaxPieceBytes, size_t(endByte - bulkFrom) * 4 + 65536));
+    for (int part = 0; part < 3; ++part) {
+        state->next_in = const_cast<uint8_t *>(parts[part].data());
+        state->avail_in = uint32_t(parts[part].size());
+        for (;;) {
+            state->next_out = out.data.get() + state->total_out;
+            state->avail_out = uint32_t(out.capacity - state->total_out);
+            const int rc = isal_inflate(state.get());
+            if (rc < 0)
+                return QStringLiteral("ISA-L: inflate error %1").arg(rc);
+            if (state->block_state == ISAL_BLOCK_FINISH) {
+                if (part != 2 || state->avail_in != 0 || state->read_in_length != 0)
+                    return QStringLiteral("a final block ends before the next piece starts");
+                break;
+            }
+            if (state->avail_out == 0) {
+                if (out.capacity >= kMaxPieceBytes)
+                    return QStringLiteral("it decodes to more than %1 bytes").arg(kMaxPieceBytes);
+                out.grow(std::min(kMaxPieceBytes, out.capacity * 2), state->total_out);
+                continue;
+            }
+            if (state->avail_in == 0)
+                break;
+        }
+    }
+    if (state->block_state != ISAL_BLOCK_FINISH)
+        return QStringLiteral("no block ends where the next piece starts");
+    out.size = state->total_out;
+    return {};
+}
+
+void GzipPieces::runJob(Job &job)
+{
+
+    const Region &here = *job.here;
+    const Region &next = *job.next;
+    uint64_t start = 0;
+    if (job.knownStart) {
+        start = *job.knownStart;
+    } else {
+        auto s = here.pieceStart();
+        if (s)
+            start = *s;
+        std::lock_guard lock(mutex_);
+        job.start = s ? std::optional(start) : std::nullopt;
+        job.startKnown = true;
+        if (!s) {
+            job.why = QStringLiteral("no block found in its region");
+            finished_.notify_all();
+            return;
+        }
+    }
+    if (job.knownStart) {
+        std::lock_guard lock(mutex_);
+        job.start = start;
+        job.startKnown = true;
+    }
+    finished_.notify_all();
+    const auto e = next.pieceStart();
+    if (!e) {
+        job.why = QStringLiteral("no block found in the next region");
+        return;
+    }
+    job.end = *e;
+
+    // The marker decoder reads the piece's start in its region; a piece that is still not clean
+    // at the region's end is decoded again from one copy of both regions' bytes (rare).
+    const uint64_t firstByte = start / 8;
+    std::vector<uint8_t> joined;
+    std::span<const uint8_t> view = std::span(here.bytes).subspan(size_t(firstByte - here.offset));
+    uint64_t inflateFrom = start; // in upstream bits
+    std::vector<uint8_t> dictionary;
+    if (!job.knownStart) {
+        deflate::Limits limits;
+        limits.stopBit = job.end - firstByte * 8;
+        limits.stopWhenClean = true;
+        limits.maxSymbols = kMaxMarkerSymbols;
+        deflate::Decoded d = deflate::decode(view, start - firstByte * 8, limits, takeSymbols());
+        if (d.stop == deflate::Stop::Failed && d.ranOut) {
+            // Perhaps only out of input: again with the next region's bytes after it.
+            joined.assign(view.begin(), view.end());
+            joined.insert(joined.end(), next.bytes.begin(), next.bytes.begin() + std::ptrdiff_t(std::min(job.end / 8 + 1, next.end()) - next.offset));
+            view = joined;
+            d = deflate::decode(view, start - firstByte * 8, limits, std::move(d.symbols));
+        }
+        if (d.stop == deflate::Stop::FinalBlock) {
+            job.why = QStringLiteral("the member ends inside it");
+            return;
+        }
+        if (d.stop == deflate::Stop::Failed) {
+            job.why = d.error;
+            job.markerFailed = true;
+            return;
+        }
+        job.symbols = std::move(d.symbols);
+        if (d.stop == deflate::Stop::AtStopBit) {
+            job.ok = true;
+            return;
+        }
+        inflateFrom = firstByte * 8 + d.endBit;
+        dictionary.resize(deflate::kWindow);
+        const uint16_t *last = job.symbols.data() + job.symbols.size() - deflate::kWindow;
+        for (size_t i = 0; i < deflate::kWindow; ++i)
+            dictionary[i] = uint8_t(last[i]);
+    }
+
+    job.why = inflatePiece(here, next, inflateFrom, job.end, dictionary, job.bytes);
+    if (!job.why.isEmpty())
+        return;
+    job.bytesCrc = crc32_gzip_refl(0, job.bytes.data.get(), job.bytes.size);
+    job.ok = true;
+}
+
+Result<void> GzipPieces::wait(Job &job)
+{
+    std::unique_lock lock(mutex_);
+    while (!job.done) {
+        if (stopRequested())
+            return Error::cancelled();
+        finished_.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    return {};
+}
+
+void GzipPieces::Buffer::grow(size_t to, size_t keep)
+{
+    auto bigger = std::make_unique_for_overwrite<uint8_t[]>(to);
+    if (keep)
+        std::memcpy(bigger.get(), data.get(), keep);
+    data = std::move(bigger);
+    capacity = to;
+}
+
+GzipPieces::Buffer GzipPieces::takeBuffer(size_t capacity)
+{
+    Buffer b;
+    {
+        // The smallest spare that is big enough, else the biggest (grown).
+        std::lock_guard lock(mutex_);
+        size_t best = spare_.size();
+        for (size_t i = 0; i < spare_.size(); ++i) {
+            const bool fits = spare_[i].capacity >= capacity;
+            if (best == spare_.size() || (fits && (spare_[best].capacity < capacity || spare_[i].capacity < spare_[best].capacity))
+                || (!fits && spare_[best].capacity < capacity && spare_[i].capacity > spare_[best].capacity))
+                best = i;
+        }
+        if (best < spare_.size()) {
+            b = std::move(spare_[best]);
+            spare_.erase(spare_.begin() + std::ptrdiff_t(best));
+        }
+    }
+    if (b.capacity < capacity)
+        b.grow(capacity, 0);
+    b.size = 0;
+    return b;
+}
+
+void GzipPieces::recycle(Buffer buffer)
+{
+    std::lock_guard lock(mutex_);
+    if (spare_.size() < 2 * threadCount_ + 6)
+        spare_.push_back(std::move(buffer));
+}
+
+std::vector<uint16_t> GzipPieces::takeSymbols()
+{
+    std::lock_guard lock(mutex_);
+    if (spareSymbols_.empty())
+        return {};
+    auto v = std::move(spareSymbols_.back());
+    spareSymbols_.pop_back();
+    return v;
+}
+
+void GzipPieces::recycleSymbols(std::vector<uint16_t> symbols)
+{
+    symbols.resize(symbols.capacity());
+    std::lock_guard lock(mutex_);
+    if (spareSymbols_.size() < threadCount_ + 2)
+        spareSymbols_.push_back(std::move(symbols));
+}
+
+void GzipPieces::deliver(Buffer bytes, uint32_t crc)
+{
+    if (bytes.size == 0)
+        return recycle(std::move(bytes));
+    crc_ = uint32_t(crc32_combine(crc_, crc, z_off_t(bytes.size)));
+    size_ += bytes.size;
+    const uint8_t *end = bytes.data.get() + bytes.size;
+    if (bytes.size >= deflate::kWindow) {
+        window_.assign(end - deflate::kWindow, end);
+    } else {
+        window_.insert(window_.end(), static_cast<const uint8_t *>(bytes.data.get()), end);
+        if (window_.size() > deflate::kWindow)
+            window_.erase(window_.begin(), window_.end() - deflate::kWindow);
+    }
+    ready_.push_back(std::move(bytes));
+}
+
+Result<bool> GzipPieces::fromPiece(Job &job)
+{
+    if (!job.usedWindow.empty() && job.usedWindow != window_)
+        return false; // the piece before it was not the member's after all
+    if (!job.usedWindow.empty())
+        ++counts_.redone;
+    Buffer head = takeBuffer(job.symbols.size());
+    head.size = job.symbols.size();
+    if (!deflate::resolve(job.symbols, window_, head.data.get()))
+        return Error::format(where_, job.start.value_or(0) / 8, QStringLiteral("the gzip member's block starting here: a back-reference before the member's start"));
+    recycleSymbols(std::move(job.symbols));
+    const uint32_t headCrc = crc32_gzip_refl(0, head.data.get(), head.size);
+    deliver(std::move(head), headCrc);
+    deliver(std::move(job.bytes), job.bytesCrc);
+    provenBit_ = job.end;
+    piece_ = job.number + 1;
+    ++counts_.pieces;
+    std::lock_guard lock(mutex_);
+    while (!jobs_.empty() && jobs_.front()->number <= job.number)
+        jobs_.pop_front();
+    return true;
+}
+
+Result<void> GzipPieces::startSequential()
+{
+    auto s = std::make_unique<Sequential>();
+    if (inflateInit2(&s->z, -15) != Z_OK)
+        return fail(QStringLiteral("zlib could not start"));
+    s->open = true;
+    uint64_t byte = provenBit_ / 8;
+    const unsigned shift = unsigned(provenBit_ % 8);
+    if (shift) {
+        const size_t at = regionAt(byte);
+        if (at == regions_.size())
+            return fail(QStringLiteral("internal: the bytes of the last proven block are gone"));
+        const uint8_t b = regions_[at]->bytes[size_t(byte - regions_[at]->offset)];
+        inflatePrime(&s->z, int(8 - shift), b >> shift);
+        ++byte;
+    }
+    if (!window_.empty())
+        inflateSetDictionary(&s->z, window_.data(), uInt(window_.size()));
+    s->fedEnd = byte;
+    s->out = takeBuffer(kSequentialOutput);
+    sequential_ = std::move(s);
+    return {};
+}
+
+Result<void> GzipPieces::stepSequential()
+{
+
+    dispatch();
+    Sequential &s = *sequential_;
+    z_stream &z = s.z;
+    z.next_out = s.out.data.get();
+    z.avail_out = uInt(s.out.capacity);
+    auto handOut = [&] {
+        s.out.size = s.out.capacity - z.avail_out;
+        const uint32_t crc = crc32_gzip_refl(0, s.out.data.get(), s.out.size);
+        deliver(std::move(s.out), crc);
+        s.out = takeBuffer(kSequentialOutput);
+        z.next_out = s.out.data.get();
+        z.avail_out = uInt(s.out.capacity);
+    };
+    while (z.avail_out > 0) {
+        if (stopRequested())
+            return Error::cancelled();
+        if (z.avail_in == 0) {
+            size_t at = regionAt(s.fedEnd);
+            while (at == regions_.size()) {
+                auto more = readRegion();
+                if (!more)
+                    return std::move(more).error();
+                if (!*more)
+                    return fail(QStringLiteral("truncated: the file ends inside the member (after %1 bytes of output)").arg(size_ + (s.out.capacity - z.avail_out)));
+                at = regionAt(s.fedEnd);
+            }
+            const Region &r = *regions_[at];
+            z.next_in = const_cast<Bytef *>(r.bytes.data() + (s.fedEnd - r.offset));
+            z.avail_in = uInt(r.end() - s.fedEnd);
+            s.fedEnd = r.end();
+        }
+        const int rc = inflate(&z, Z_BLOCK);
+        if (rc == Z_STREAM_END) {
+            handOut();
+            return finishMember(s.fedEnd - z.avail_in);
+        }
+        if (rc != Z_OK && rc != Z_BUF_ERROR)
+            return Error::format(where_, s.fedEnd - z.avail_in, QStringLiteral("the gzip member starting at byte %1: %2").arg(memberStart_).arg(QString::fromLatin1(z.msg ? z.msg : "inflate error")));
+        if (!(z.data_type & 128) || (z.data_type & 64))
+            continue;
+        // A block ended: does a piece start right here?
+        ++counts_.sequentialBlocks;
+        const uint64_t bit = (s.fedEnd - z.avail_in) * 8 - uint64_t(z.data_type & 7);
+        const size_t at = regionAt(bit / 8);
+        if (at == regions_.size())
+            continue;
+        std::shared_ptr<Job> job = jobFor(regions_[at]->number);
+        if (!job)
+            continue;
+        {
+            std::unique_lock lock(mutex_);
+            while (!job->startKnown) {
+                if (stopRequested())
+                    return Error::cancelled();
+                finished_.wait_for(lock, std::chrono::milliseconds(50));
+            }
+            if (!job->start || *job->start != bit)
+                continue;
+        }
+        auto waited = wait(*job);
+        if (!waited)
+            return waited;
+        if (!job->ok)
+            continue;
+        handOut();
+        sequential_.reset();
+        provenBit_ = bit;
+        piece_ = job->number;
+        ++counts_.resyncs;
+        return {};
+    }
+    handOut();
+    return {};
+}
+
+Result<void> GzipPieces::finishMember(uint64_t endByte)
+{
+    // The bytes after the deflate data go back to the input: the trailer, then what follows.
+    std::vector<uint8_t> after;
+    for (const auto &r : regions_) {
+        if (r->end() <= endByte)
+            continue;
+        const uint64_t from = std::max(endByte, r->offset);
+        after.insert(after.end(), r->bytes.begin() + std::ptrdiff_t(from - r->offset), r->bytes.end());
+    }
+    input_.putBack(after);
+    regions_.clear();
+    {
+        std::lock_guard lock(mutex_);
+        for (auto &job : jobs_)
+            job->stale = true;
+        jobs_.clear();
+        queue_.clear();
+    }
+    sequential_.reset();
+    auto ready = input_.ensure(8);
+    if (!ready)
+        return std::move(ready).error();
+    if (input_.available() < 8)
+        return fail(QStringLiteral("truncated: the file ends inside the trailer (after %1 bytes of output)").arg(size_));
+    const uint8_t *t = input_.data();
+    const uint32_t crc = uint32_t(t[0]) | uint32_t(t[1]) << 8 | uint32_t(t[2]) << 16 | uint32_t(t[3]) << 24;
+    const uint32_t isize = uint32_t(t[4]) | uint32_t(t[5]) << 8 | uint32_t(t[6]) << 16 | uint32_t(t[7]) << 24;
+    if (crc != crc_ || isize != uint32_t(size_))
+        return fail(QStringLiteral("CRC-32 or length in the trailer does not match the data (corrupt)"));
+    input_.consume(8);
+    ended_ = true;
+    return {};
+}
+
+Result<void> GzipPieces::nextOutput()
+{
+    if (sequential_)
+        return stepSequential();
+    dispatch();
+    std::shared_ptr<Job> job = jobFor(piece_);
+    if (!job)
+        return startSequential(); // the member's last region
+    auto waited = wait(*job);
+    if (!waited)
+        return waited;
+    if (job->ok && job->start && *job->start == provenBit_) {
+        auto used = fromPiece(*job);
+        if (!used)
+            return std::move(used).error();
+        if (*used)
+            return {};
+        return startSequential();
+    }
+    if (job->markerFailed && job->start && *job->start == provenBit_ && job->end) {
+        // The window is known now: ISA-L does the piece here, as for the member's first.
+        job->symbols.clear();
+        job->why = inflatePiece(*job->here, *job->next, provenBit_, job->end, window_, job->bytes);
+        job->ok = job->why.isEmpty();
+        if (job->ok) {
+            job->bytesCrc = crc32_gzip_refl(0, job->bytes.data.get(), job->bytes.size);
+            ++counts_.redone;
+            auto used = fromPiece(*job);
+            if (!used)
+                return std::move(used).error();
+            return {};
+        }
+    }
+
+    return startSequential();
+}
+
+Result<size_t> GzipPieces::read(std::span<char> out)
+{
+    size_t produced = 0;
+    while (produced < out.size()) {
+        if (stopRequested())
+            return Error::cancelled();
+        if (ready_.empty()) {
+            if (ended_)
+                break;
+            auto more = nextOutput();
+            if (!more)
+                return std::move(more).error();
+            continue;
+        }
+        auto &front = ready_.front();
+        const size_t n = std::min(out.size() - produced, front.size - readyAt_);
+        std::memcpy(out.data() + produced, front.data.get() + readyAt_, n);
+        produced += n;
+        readyAt_ += n;
+        if (readyAt_ == front.size) {
+            recycle(std::move(front));
+            ready_.pop_front();
+            readyAt_ = 0;
+        }
+    }
+    return produced;
+}
+
+} // namespace asc

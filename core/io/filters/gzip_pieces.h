@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// One large gzip member inflated on every core. ISA-L inflates about 650 MB/s on one core, and
+// that bounds listing a tar.gz; a member is one chain of deflate blocks, so it is cut into
+// pieces instead (io/filters/deflate_blocks has the bit-level side):
+// - the compressed member is read in regions of a few MiB; a thread per core takes a region,
+//   finds the first dynamic block that starts in it and the first in the next region, and
+//   decodes the piece between the two: with markers for the unknown 32 KiB before it until the
+//   last 32 KiB decoded are known, then with ISA-L and those as its dictionary;
+// - ISA-L is told where the piece ends by a stored final block put there: it finishes only if a
+//   block of the member really ends at that bit, so a piece that ends well proves that the next
+//   one starts at a real block (the first piece starts at the member's start);
+// - pieces come back in order; markers are filled in from the output before them.
+// Where a piece does not prove out (a block-like pattern inside stored data, no block found, a
+// piece too large, the member's last region), zlib inflates from the last proven block, block by
+// block, until a block ends where a later piece starts, and the pieces take over again. The
+// member's CRC-32 and length are checked at its end as for any member, so what comes out is what
+// gzip -d makes, or an error.
+
+#include "filter_input.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+struct z_stream_s;
+
+namespace asc {
+
+class GzipPieces {
+public:
+    struct Options {
+        unsigned threads = 0; // 0: one per core
+        size_t region = size_t(4) << 20; // compressed bytes per piece
+    };
+    struct Counts {
+        uint64_t pieces = 0; // decoded on a thread and handed out
+        uint64_t sequentialBlocks = 0; // blocks inflated in order by zlib
+        uint64_t resyncs = 0; // times the pieces took over again after zlib
+        uint64_t redone = 0; // pieces inflated again by ISA-L once the window was known
+        size_t threads = 0;
+        Counts &operator+=(const Counts &o)
+        {
+            pieces += o.pieces;
+            sequentialBlocks += o.sequentialBlocks;
+            resyncs += o.resyncs;
+            redone += o.redone;
+            threads = std::max(threads, o.threads);
+            return *this;
+        }
+    };
+
+    // `input` is at the member's compressed data (its header read); `memberStart` is where the
+    // member starts, for errors. The bytes after the member are back in `input` at the end.
+    GzipPieces(FilterInput &input, QString where, uint64_t memberStart, Options options);
+    ~GzipPieces();
+    // The member's output; 0 once it has ended and its trailer checked out.
+    Result<size_t> read(std::span<char> out);
+    Counts counts() const { return counts_; }
+
+    // Whether a member whose compressed data starts at `input` is worth cutting (it spans more
+    // than two regions).
+    static Result<bool> worthIt(FilterInput &input, const Options &options);
+    // A thread per core on machines with at least kMinCores cores; one thread (no cutting) below.
+    static Options defaults();
+    static constexpr int kMinCores = 4;
+
+private:
+    // Output bytes, not zeroed first, kept for reuse once handed out (fresh pages cost more than
+    // inflating into them).
+    struct Buffer {
+        std::unique_ptr<uint8_t[]> data;
+        size_t capacity = 0;
+        size_t size = 0;
+        void grow(size_t to, size_t keep);
+    };
+    Buffer takeBuffer(size_t capacity);
+    std::vector<uint16_t> takeSymbols();
+    void recycleSymbols(std::vector<uint16_t> symbols);
+    void recycle(Buffer buffer);
+
+    struct Region;
+    struct Job;
+    struct Sequential;
+
+    Result<bool> readRegion();
+    size_t regionAt(uint64_t byte) const; // index into regions_ of the region holding `byte`
+    void dispatch();
+    void work();
+    void runJob(Job &job);
+    // ISA-L from `from` (a block boundary) to `end`, where a block must end; an error text if not.
+    QString inflatePiece(const Region &here, const Region &next, uint64_t from, uint64_t end,
+                         const std::vector<uint8_t> &dictionary, Buffer &out);
+    std::shared_ptr<Job> jobFor(uint64_t region); // by region number; null if none
+    Result<void> wait(Job &job);
+    Result<void> nextOutput();
+    Result<bool> fromPiece(Job &job); // false: its window was not the member's
+    void finishJob(std::shared_ptr<Job> job);
+    std::shared_ptr<Job> jobLocked(uint64_t number) const;
+    Result<void> startSequential();
+    Result<void> stepSequential();
+    Result<void> finishMember(uint64_t endByte);
+    void deliver(Buffer bytes, uint32_t crc);
+    Error fail(const QString &what) const;
+
+    FilterInput &input_;
+    QString where_;
+    uint64_t memberStart_;
+    Options options_;
+    unsigned threadCount_;
+
+    std::deque<std::shared_ptr<Region>> regions_;
+    uint64_t firstRegion_ = 0; // number of regions_.front()
+    bool upstreamEnded_ = false;
+    std::vector<uint8_t> lastBytes_; // the end of the regions read so far
+
+    // What is proven: output up to here comes from the member's first bits up to provenBit_.
+    uint64_t provenBit_;
+    uint64_t piece_ = 0; // region number whose piece comes next
+    std::vector<uint8_t> window_; // the last 32 KiB handed out
+    uint32_t crc_ = 0;
+    uint64_t size_ = 0;
+    std::unique_ptr<Sequential> sequential_;
+    bool ended_ = false;
+
+    std::deque<Buffer> ready_;
+    size_t readyAt_ = 0;
+
+    mutable std::mutex mutex_;
+    std::condition_variable work_;
+    std::condition_variable finished_;
+    std::deque<std::shared_ptr<Job>> jobs_; // dispatched, by region number; the queue is those not started
+    std::deque<std::shared_ptr<Job>> queue_;
+    std::vector<std::thread> threads_;
+    bool stop_ = false;
+    std::vector<Buffer> spare_; // under the mutex, as the two below
+    std::vector<std::vector<uint8_t>> spareRegions_;
+    std::vector<std::vector<uint16_t>> spareSymbols_;
+    Counts counts_;
+};
+
+} // namespace asc

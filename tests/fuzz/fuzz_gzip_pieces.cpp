@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+// The deflate block finder and marker decoder (io/filters/deflate_blocks) and a gzip member cut
+// into 4 KiB regions on two threads (io/filters/gzip_pieces) on arbitrary bytes.
+
+#include "io/filters/deflate_blocks.h"
+#include "io/filters/gzip_stream.h"
+#include "io/memory_source.h"
+
+#include <cstdint>
+#include <vector>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    using namespace asc;
+    const std::span<const uint8_t> bytes(data, size);
+    deflate::Limits limits;
+    limits.maxSymbols = size_t(4) << 20;
+    limits.stopWhenClean = size % 2;
+    const auto decoded = deflate::decode(bytes, size % 8, limits);
+    std::vector<uint8_t> out(decoded.symbols.size());
+    const std::vector<uint8_t> window(size % 3 ? deflate::kWindow : 100, 0x55);
+    deflate::resolve(decoded.symbols, window, out.data());
+    deflate::findBlock(bytes.first(size / 3), bytes.subspan(size / 3), 0, UINT64_MAX);
+
+    auto source = std::make_shared<MemorySource>(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)), QStringLiteral("fuzz-input"));
+    GzipPieces::Options pieces;
+    pieces.threads = 2;
+    pieces.region = 4096;
+    GzipStream stream(std::make_unique<SourceStream>(source), QStringLiteral("fuzz-input"), 4096, pieces);
+    std::vector<char> chunk(1 << 16);
+    uint64_t total = 0;
+    while (total < (uint64_t(64) << 20)) {
+        auto got = stream.read(chunk);
+        if (!got || *got == 0)
+            break;
+        total += *got;
+    }
+    return 0;
+}
