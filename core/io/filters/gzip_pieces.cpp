@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <sys/mman.h>
 #include <atomic>
 #include <cstring>
 #include <optional>
@@ -108,7 +109,7 @@ GzipPieces::Options GzipPieces::defaults()
     // 2 cores finish no sooner than 1; from 4 cores on they do.
     Options o;
     const int cores = QThread::idealThreadCount();
-    o.threads = cores >= kMinCores ? unsigned(cores) : 1;
+    o.threads = cores >= kMinCores ? unsigned(std::min(cores, kMaxThreads)) : 1;
     return o;
 }
 
@@ -127,7 +128,7 @@ GzipPieces::GzipPieces(FilterInput &input, QString where, uint64_t memberStart, 
       where_(std::move(where)),
       memberStart_(memberStart),
       options_(options),
-      threadCount_(options.threads ? options.threads : defaults().threads),
+      threadCount_(std::min<unsigned>(options.threads ? options.threads : defaults().threads, kMaxThreads)),
       provenBit_(input.offset() * 8)
 {
     options_.region = std::max<size_t>(options_.region, 4096);
@@ -476,9 +477,20 @@ Result<void> GzipPieces::wait(Job &job)
     return {};
 }
 
+void GzipPieces::Buffer::Unmap::operator()(uint8_t *p) const
+{
+    munmap(p, bytes);
+}
+
 void GzipPieces::Buffer::grow(size_t to, size_t keep)
 {
-    auto bigger = std::make_unique_for_overwrite<uint8_t[]>(to);
+    // Address space only: pages come as they are written, in 2 MiB pages where the kernel has
+    // them (a few faults instead of one per 4 KiB), and stay with the buffer for its next use.
+    void *p = mmap(nullptr, to, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED)
+        throw std::bad_alloc();
+    madvise(p, to, MADV_HUGEPAGE);
+    std::unique_ptr<uint8_t[], Unmap> bigger(static_cast<uint8_t *>(p), Unmap{to});
     if (keep)
         std::memcpy(bigger.get(), data.get(), keep);
     data = std::move(bigger);
@@ -503,8 +515,8 @@ GzipPieces::Buffer GzipPieces::takeBuffer(size_t capacity)
             spare_.erase(spare_.begin() + std::ptrdiff_t(best));
         }
     }
-    if (b.capacity < capacity)
-        b.grow(capacity, 0);
+    if (b.capacity < capacity) // room for a piece at 8:1, so that it is seldom grown
+        b.grow(std::min(kMaxPieceBytes, std::max(capacity, 8 * options_.region)), 0);
     b.size = 0;
     return b;
 }
@@ -512,7 +524,7 @@ GzipPieces::Buffer GzipPieces::takeBuffer(size_t capacity)
 void GzipPieces::recycle(Buffer buffer)
 {
     std::lock_guard lock(mutex_);
-    if (spare_.size() < 2 * threadCount_ + 6)
+    if (spare_.size() < threadCount_ + 2)
         spare_.push_back(std::move(buffer));
 }
 

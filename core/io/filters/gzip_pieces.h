@@ -68,12 +68,19 @@ public:
     // A thread per core on machines with at least kMinCores cores; one thread (no cutting) below.
     static Options defaults();
     static constexpr int kMinCores = 4;
+    // Each thread has a piece of up to 64 MiB in flight: more would crowd the worker's 2 GiB of
+    // address space (io/lockdown).
+    static constexpr int kMaxThreads = 8;
 
 private:
     // Output bytes, not zeroed first, kept for reuse once handed out (fresh pages cost more than
     // inflating into them).
     struct Buffer {
-        std::unique_ptr<uint8_t[]> data;
+        struct Unmap {
+            size_t bytes; // no initialiser: GCC would not see the deleter as default-constructible
+            void operator()(uint8_t *p) const;
+        };
+        std::unique_ptr<uint8_t[], Unmap> data;
         size_t capacity = 0;
         size_t size = 0;
         void grow(size_t to, size_t keep);
