@@ -62,7 +62,9 @@ struct Code {
     uint64_t mask = 0;
 };
 
-enum class CodeKind { CodeLengths, Literals, Distances };
+enum class CodeKind { CodeLengths,
+                      Literals,
+                      Distances };
 
 // Builds `code` from `lengths`; an error text when they do not form a code zlib would accept
 // (over-subscribed; incomplete, except a lone code of length 1, or no codes at all for distances).

@@ -154,12 +154,21 @@ Result<bool> GzipPieces::readRegion()
 {
     if (upstreamEnded_)
         return false;
-    auto region = std::make_shared<Region>();
+    // A region's bytes go back to the pool when its last user lets go (a piece may outlive its
+    // place in regions_): fresh pages for every region cost more than reading into them.
+    std::shared_ptr<Region> region(new Region, [pool = regionPool_, cap = threadCount_ + 4](Region *r) {
+        {
+            std::lock_guard lock(pool->mutex);
+            if (pool->spare.size() < cap)
+                pool->spare.push_back(std::move(r->bytes));
+        }
+        delete r;
+    });
     {
-        std::lock_guard lock(mutex_);
-        if (!spareRegions_.empty()) {
-            region->bytes = std::move(spareRegions_.back());
-            spareRegions_.pop_back();
+        std::lock_guard lock(regionPool_->mutex);
+        if (!regionPool_->spare.empty()) {
+            region->bytes = std::move(regionPool_->spare.back());
+            regionPool_->spare.pop_back();
         }
     }
     region->offset = input_.offset();
@@ -204,11 +213,6 @@ void GzipPieces::dispatch()
     // Regions behind the output are not needed again (zlib may still be reading the one it is in).
     const uint64_t keep = sequential_ ? sequential_->fedEnd - sequential_->z.avail_in : provenBit_ / 8;
     while (!regions_.empty() && regions_.front()->end() <= keep) {
-        if (regions_.front().use_count() == 1) {
-            std::lock_guard lock(mutex_);
-            if (spareRegions_.size() < threadCount_ + 4)
-                spareRegions_.push_back(std::move(regions_.front()->bytes));
-        }
         regions_.pop_front();
         ++firstRegion_;
     }
@@ -327,7 +331,7 @@ void GzipPieces::finishJob(std::shared_ptr<Job> job)
 }
 
 QString GzipPieces::inflatePiece(const Region &here, const Region &next, uint64_t inflateFrom, uint64_t end,
-                                const std::vector<uint8_t> &dictionary, Buffer &out)
+                                 const std::vector<uint8_t> &dictionary, Buffer &out)
 {
     // ISA-L from inflateFrom (the bits before it in that byte go in its bit buffer) to the byte
     // holding the end, then that byte cut there with a final block after it: straight from the
@@ -484,12 +488,11 @@ void GzipPieces::Buffer::Unmap::operator()(uint8_t *p) const
 
 void GzipPieces::Buffer::grow(size_t to, size_t keep)
 {
-    // Address space only: pages come as they are written, in 2 MiB pages where the kernel has
-    // them (a few faults instead of one per 4 KiB), and stay with the buffer for its next use.
+    // Address space only: pages come as they are written and stay with the buffer for its next
+    // use. (2 MiB pages fault less but stall in compaction: sys time varied 0.1-0.4 s.)
     void *p = mmap(nullptr, to, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED)
         throw std::bad_alloc();
-    madvise(p, to, MADV_HUGEPAGE);
     std::unique_ptr<uint8_t[], Unmap> bigger(static_cast<uint8_t *>(p), Unmap{to});
     if (keep)
         std::memcpy(bigger.get(), data.get(), keep);
@@ -506,8 +509,7 @@ GzipPieces::Buffer GzipPieces::takeBuffer(size_t capacity)
         size_t best = spare_.size();
         for (size_t i = 0; i < spare_.size(); ++i) {
             const bool fits = spare_[i].capacity >= capacity;
-            if (best == spare_.size() || (fits && (spare_[best].capacity < capacity || spare_[i].capacity < spare_[best].capacity))
-                || (!fits && spare_[best].capacity < capacity && spare_[i].capacity > spare_[best].capacity))
+            if (best == spare_.size() || (fits && (spare_[best].capacity < capacity || spare_[i].capacity < spare_[best].capacity)) || (!fits && spare_[best].capacity < capacity && spare_[i].capacity > spare_[best].capacity))
                 best = i;
         }
         if (best < spare_.size()) {

@@ -145,7 +145,11 @@ private:
     std::vector<std::thread> threads_;
     bool stop_ = false;
     std::vector<Buffer> spare_; // under the mutex, as the two below
-    std::vector<std::vector<uint8_t>> spareRegions_;
+    struct RegionPool {
+        std::mutex mutex;
+        std::vector<std::vector<uint8_t>> spare;
+    };
+    std::shared_ptr<RegionPool> regionPool_ = std::make_shared<RegionPool>();
     std::vector<std::vector<uint16_t>> spareSymbols_;
     Counts counts_;
 };
