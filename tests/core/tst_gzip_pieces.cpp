@@ -172,15 +172,20 @@ private Q_SLOTS:
         QVERIFY2(counts.sequentialBlocks > 0, "no block was inflated in order");
     }
 
+    // A member ends inside a piece, in its marker part or in ISA-L's, wherever the cut falls.
     void membersOneAfterAnother()
     {
         const QByteArray a = tool(QStringLiteral("gzip"), {QStringLiteral("-6"), QStringLiteral("-c"), plain_});
         const QByteArray b = tool(QStringLiteral("pigz"), {QStringLiteral("-9"), QStringLiteral("-c"), plain_});
-        GzipPieces::Counts counts;
-        auto out = decode(a + b + a, cut(64 << 10), &counts);
-        QVERIFY2(out, qPrintable(out ? QString() : out.error().toString()));
-        QVERIFY(*out == original_ + original_ + original_);
-        QVERIFY(counts.pieces > 0);
+        const QString small = test::writeFile(dir_, QStringLiteral("small"), words(20000, 7));
+        const QByteArray c = tool(QStringLiteral("gzip"), {QStringLiteral("-c"), small});
+        for (size_t region : {size_t(48) << 10, size_t(80) << 10, size_t(112) << 10, size_t(160) << 10, size_t(224) << 10}) {
+            GzipPieces::Counts counts;
+            auto out = decode(a + c + b + a, cut(region), &counts);
+            QVERIFY2(out, qPrintable(out ? QString() : out.error().toString()));
+            QVERIFY2(*out == original_ + words(20000, 7) + original_ + original_, qPrintable(QStringLiteral("region %1").arg(region)));
+            QVERIFY(counts.pieces > 0);
+        }
         // Zero padding after the last member ends the data, as for gzip -d.
         auto padded = decode(a + QByteArray(1000, '\0'), cut(64 << 10));
         QVERIFY(padded);
