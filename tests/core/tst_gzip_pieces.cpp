@@ -185,6 +185,9 @@ private Q_SLOTS:
             QVERIFY2(out, qPrintable(out ? QString() : out.error().toString()));
             QVERIFY2(*out == original_ + words(20000, 7) + original_ + original_, qPrintable(QStringLiteral("region %1").arg(region)));
             QVERIFY(counts.pieces > 0);
+            // The last member's end at least was inflated by ISA-L in order (the others' may have
+            // been reached by zlib, where a region without a block start came first).
+            QVERIFY(counts.tails >= 1);
         }
         // Zero padding after the last member ends the data, as for gzip -d.
         auto padded = decode(a + QByteArray(1000, '\0'), cut(64 << 10));

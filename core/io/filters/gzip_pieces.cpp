@@ -26,6 +26,7 @@ constexpr size_t kMaxPieceBytes = size_t(64) << 20;
 // this many symbols (long runs copied again and again) is inflated by ISA-L once the piece
 // before it is out.
 constexpr size_t kMaxMarkerSymbols = size_t(1) << 20;
+const QString kFinalBlockFirst = QStringLiteral("a final block ends before the next piece starts");
 constexpr size_t kSequentialOutput = size_t(1) << 20;
 
 constexpr size_t kStoredReach = 65535 + 4; // a stored block's LEN, NLEN and data
@@ -84,6 +85,7 @@ struct GzipPieces::Job {
     uint32_t bytesCrc = 0;
     QString why; // when not ok
     bool markerFailed = false; // failed before ISA-L's part: ISA-L can do it with the window
+    bool memberEnds = false; // failed on the member's final block
     bool waitingForWindow = false; // for the piece before to finish
     bool redoTried = false;
     std::vector<uint8_t> usedWindow; // the window ISA-L was given, when taken from the piece before
@@ -101,6 +103,26 @@ struct GzipPieces::Sequential {
             inflateEnd(&z);
     }
 };
+
+struct GzipPieces::Tail {
+    std::unique_ptr<inflate_state> state = std::make_unique<inflate_state>();
+    uint64_t fedEnd = 0; // upstream offset just after the bytes handed to ISA-L
+    Buffer out;
+};
+
+QString isalErrorText(int rc)
+{
+    switch (rc) {
+    case ISAL_INVALID_BLOCK: return QStringLiteral("invalid deflate block");
+    case ISAL_INVALID_SYMBOL: return QStringLiteral("invalid deflate symbol");
+    case ISAL_INVALID_LOOKBACK: return QStringLiteral("invalid back-reference distance");
+    case ISAL_INVALID_WRAPPER: return QStringLiteral("invalid gzip header");
+    case ISAL_UNSUPPORTED_METHOD: return QStringLiteral("compression method is not deflate");
+    case ISAL_INCORRECT_CHECKSUM: return QStringLiteral("CRC-32 or length in the trailer does not match the data (corrupt)");
+    case ISAL_NEED_DICT: return QStringLiteral("needs a preset dictionary");
+    default: return QStringLiteral("inflate error %1").arg(rc);
+    }
+}
 
 GzipPieces::Options GzipPieces::defaults()
 {
@@ -366,10 +388,10 @@ QString GzipPieces::inflatePiece(const Region &here, const Region &next, uint64_
             state->avail_out = uint32_t(out.capacity - state->total_out);
             const int rc = isal_inflate(state.get());
             if (rc < 0)
-                return QStringLiteral("ISA-L: inflate error %1").arg(rc);
+                return QStringLiteral("ISA-L: %1").arg(isalErrorText(rc));
             if (state->block_state == ISAL_BLOCK_FINISH) {
                 if (part != 2 || state->avail_in != 0 || state->read_in_length != 0)
-                    return QStringLiteral("a final block ends before the next piece starts");
+                    return kFinalBlockFirst;
                 break;
             }
             if (state->avail_out == 0) {
@@ -444,6 +466,7 @@ void GzipPieces::runJob(Job &job)
         }
         if (d.stop == deflate::Stop::FinalBlock) {
             job.why = QStringLiteral("the member ends inside it");
+            job.memberEnds = true;
             return;
         }
         if (d.stop == deflate::Stop::Failed) {
@@ -464,6 +487,7 @@ void GzipPieces::runJob(Job &job)
     }
 
     job.why = inflatePiece(here, next, inflateFrom, job.end, dictionary, job.bytes);
+    job.memberEnds = job.why == kFinalBlockFirst;
     if (!job.why.isEmpty())
         return;
     job.bytesCrc = crc32_gzip_refl(0, job.bytes.data.get(), job.bytes.size);
@@ -632,19 +656,13 @@ Result<void> GzipPieces::stepSequential()
         if (stopRequested())
             return Error::cancelled();
         if (z.avail_in == 0) {
-            size_t at = regionAt(s.fedEnd);
-            while (at == regions_.size()) {
-                auto more = readRegion();
-                if (!more)
-                    return std::move(more).error();
-                if (!*more)
-                    return fail(QStringLiteral("truncated: the file ends inside the member (after %1 bytes of output)").arg(size_ + (s.out.capacity - z.avail_out)));
-                at = regionAt(s.fedEnd);
-            }
-            const Region &r = *regions_[at];
-            z.next_in = const_cast<Bytef *>(r.bytes.data() + (s.fedEnd - r.offset));
-            z.avail_in = uInt(r.end() - s.fedEnd);
-            s.fedEnd = r.end();
+            const uint8_t *next = nullptr;
+            uint32_t available = 0;
+            auto fed = feed(s.fedEnd, next, available);
+            if (!fed)
+                return fed;
+            z.next_in = const_cast<Bytef *>(next);
+            z.avail_in = uInt(available);
         }
         const int rc = inflate(&z, Z_BLOCK);
         if (rc == Z_STREAM_END) {
@@ -725,14 +743,106 @@ Result<void> GzipPieces::finishMember(uint64_t endByte)
     return {};
 }
 
+Result<void> GzipPieces::feed(uint64_t &fedEnd, const uint8_t *&next, uint32_t &available)
+{
+    size_t at = regionAt(fedEnd);
+    while (at == regions_.size()) {
+        auto more = readRegion();
+        if (!more)
+            return std::move(more).error();
+        if (!*more)
+            return fail(QStringLiteral("truncated: the file ends inside the member (after %1 bytes of output)").arg(size_));
+        at = regionAt(fedEnd);
+    }
+    const Region &r = *regions_[at];
+    next = r.bytes.data() + (fedEnd - r.offset);
+    available = uint32_t(r.end() - fedEnd);
+    fedEnd = r.end();
+    return {};
+}
+
+Result<void> GzipPieces::startTail()
+{
+    {
+        std::lock_guard lock(mutex_);
+        for (auto &job : jobs_)
+            job->stale = true;
+        jobs_.clear();
+        queue_.clear();
+    }
+    auto t = std::make_unique<Tail>();
+    isal_inflate_init(t->state.get());
+    t->state->crc_flag = ISAL_DEFLATE;
+    if (!window_.empty())
+        isal_inflate_set_dict(t->state.get(), window_.data(), uint32_t(window_.size()));
+    uint64_t byte = provenBit_ / 8;
+    if (const unsigned shift = unsigned(provenBit_ % 8)) {
+        const size_t at = regionAt(byte);
+        if (at == regions_.size())
+            return fail(QStringLiteral("internal: the bytes of the last proven block are gone"));
+        t->state->read_in = regions_[at]->bytes[size_t(byte - regions_[at]->offset)] >> shift;
+        t->state->read_in_length = int32_t(8 - shift);
+        ++byte;
+    }
+    t->fedEnd = byte;
+    t->out = takeBuffer(kSequentialOutput);
+    tail_ = std::move(t);
+    ++counts_.tails;
+    return {};
+}
+
+Result<void> GzipPieces::stepTail()
+{
+    Tail &t = *tail_;
+    inflate_state &st = *t.state;
+    st.next_out = t.out.data.get();
+    st.avail_out = uint32_t(std::min<size_t>(t.out.capacity, kSequentialOutput));
+    while (st.avail_out > 0) {
+        if (stopRequested())
+            return Error::cancelled();
+        if (st.avail_in == 0) {
+            const uint8_t *next = nullptr;
+            auto fed = feed(t.fedEnd, next, st.avail_in);
+            if (!fed)
+                return fed;
+            st.next_in = const_cast<uint8_t *>(next);
+        }
+        const uint32_t room = st.avail_out;
+        const int rc = isal_inflate(&st);
+        t.out.size += room - st.avail_out;
+        if (rc < 0)
+            return Error::format(where_, t.fedEnd - st.avail_in, QStringLiteral("the gzip member starting at byte %1: %2").arg(memberStart_).arg(isalErrorText(rc)));
+        if (st.block_state == ISAL_BLOCK_FINISH) {
+            // ISA-L keeps what it read past the last block in its bit buffer.
+            const uint64_t endBit = (t.fedEnd - st.avail_in) * 8 - uint64_t(st.read_in_length);
+            const uint32_t crc = crc32_gzip_refl(0, t.out.data.get(), t.out.size);
+            deliver(std::move(t.out), crc);
+            tail_.reset();
+            return finishMember((endBit + 7) / 8);
+        }
+    }
+    const uint32_t crc = crc32_gzip_refl(0, t.out.data.get(), t.out.size);
+    deliver(std::move(t.out), crc);
+    t.out = takeBuffer(kSequentialOutput);
+    // Regions behind ISA-L are not needed again.
+    const uint64_t keep = t.fedEnd - st.avail_in;
+    while (!regions_.empty() && regions_.front()->end() + 16 <= keep) { // its bit buffer holds up to 8
+        regions_.pop_front();
+        ++firstRegion_;
+    }
+    return {};
+}
+
 Result<void> GzipPieces::nextOutput()
 {
     if (sequential_)
         return stepSequential();
+    if (tail_)
+        return stepTail();
     dispatch();
     std::shared_ptr<Job> job = jobFor(piece_);
     if (!job)
-        return startSequential(); // the member's last region
+        return startTail(); // the member's last region
     auto waited = wait(*job);
     if (!waited)
         return waited;
@@ -758,7 +868,8 @@ Result<void> GzipPieces::nextOutput()
             return {};
         }
     }
-
+    if (job->memberEnds && job->start && *job->start == provenBit_)
+        return startTail();
     return startSequential();
 }
 

@@ -31,6 +31,9 @@ struct z_stream_s;
 
 namespace asc {
 
+// ISA-L's inflate error codes in words.
+QString isalErrorText(int rc);
+
 class GzipPieces {
 public:
     struct Options {
@@ -42,6 +45,7 @@ public:
         uint64_t sequentialBlocks = 0; // blocks inflated in order by zlib
         uint64_t resyncs = 0; // times the pieces took over again after zlib
         uint64_t redone = 0; // pieces inflated again by ISA-L once the window was known
+        uint64_t tails = 0; // member ends inflated in order by ISA-L
         size_t threads = 0;
         Counts &operator+=(const Counts &o)
         {
@@ -49,6 +53,7 @@ public:
             sequentialBlocks += o.sequentialBlocks;
             resyncs += o.resyncs;
             redone += o.redone;
+            tails += o.tails;
             threads = std::max(threads, o.threads);
             return *this;
         }
@@ -93,6 +98,7 @@ private:
     struct Region;
     struct Job;
     struct Sequential;
+    struct Tail;
 
     Result<bool> readRegion();
     size_t regionAt(uint64_t byte) const; // index into regions_ of the region holding `byte`
@@ -110,6 +116,11 @@ private:
     std::shared_ptr<Job> jobLocked(uint64_t number) const;
     Result<void> startSequential();
     Result<void> stepSequential();
+    // Where the member ends in the piece at hand (its last region, or a final block seen before
+    // the piece's end): ISA-L from the last proven block to the member's end, in order.
+    Result<void> startTail();
+    Result<void> stepTail();
+    Result<void> feed(uint64_t &fedEnd, const uint8_t *&next, uint32_t &available);
     Result<void> finishMember(uint64_t endByte);
     void deliver(Buffer bytes, uint32_t crc);
     Error fail(const QString &what) const;
@@ -132,6 +143,7 @@ private:
     uint32_t crc_ = 0;
     uint64_t size_ = 0;
     std::unique_ptr<Sequential> sequential_;
+    std::unique_ptr<Tail> tail_;
     bool ended_ = false;
 
     std::deque<Buffer> ready_;

@@ -102,20 +102,6 @@ Result<void> GzipStream::startMember()
     return {};
 }
 
-static QString isalText(int rc)
-{
-    switch (rc) {
-    case ISAL_INVALID_BLOCK: return QStringLiteral("invalid deflate block");
-    case ISAL_INVALID_SYMBOL: return QStringLiteral("invalid deflate symbol");
-    case ISAL_INVALID_LOOKBACK: return QStringLiteral("invalid back-reference distance");
-    case ISAL_INVALID_WRAPPER: return QStringLiteral("invalid gzip header");
-    case ISAL_UNSUPPORTED_METHOD: return QStringLiteral("compression method is not deflate");
-    case ISAL_INCORRECT_CHECKSUM: return QStringLiteral("CRC-32 or length in the trailer does not match the data (corrupt)");
-    case ISAL_NEED_DICT: return QStringLiteral("needs a preset dictionary");
-    default: return QStringLiteral("inflate error %1").arg(rc);
-    }
-}
-
 Result<size_t> GzipStream::read(std::span<char> out)
 {
     size_t produced = 0;
@@ -179,7 +165,7 @@ Result<size_t> GzipStream::read(std::span<char> out)
         produced += wrote;
         memberOut_ += wrote;
         if (rc < 0)
-            return fail(isalText(rc));
+            return fail(isalErrorText(rc));
         if (state_->block_state == ISAL_BLOCK_FINISH)
             inMember_ = false;
     }
