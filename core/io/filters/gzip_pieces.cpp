@@ -334,11 +334,16 @@ void GzipPieces::finishJob(std::shared_ptr<Job> job)
                     }
                 }
             }
-            if (redo)
+            if (redo) {
                 redo->redoTried = true;
+                if (redo->stale) {
+                    redo->startKnown = redo->done = true;
+                    redo.reset();
+                }
+            }
         }
         finished_.notify_all();
-        if (!redo || redo->stale)
+        if (!redo)
             return;
         redo->symbols.clear();
         redo->markerFailed = false;
