@@ -333,19 +333,37 @@ private:
     QString coded(const BlockCodes &codes)
     {
         const uint64_t endBit = in_.size() * 8;
+        const uint16_t *literals = codes.literals.entries.data();
+        const uint64_t literalMask = codes.literals.mask;
+        const uint16_t *distances = codes.distances.entries.data();
+        const uint64_t distanceMask = codes.distances.mask;
         for (;;) {
             if (in_.bit() > endBit)
                 return QStringLiteral("the input ends inside a block");
-            if (!room(258))
+            if (n_ + 3 * 258 > out_.size() && !room(3 * 258))
                 return QStringLiteral("more than %1 symbols").arg(limits_.maxSymbols);
             uint64_t w = in_.peek();
-            unsigned used = 0;
-            const unsigned symbol = symbolOf(codes.literals, w, used);
-            if (symbol < 256) {
-                out_[n_++] = uint16_t(symbol);
-                in_.skip(used);
+            uint16_t e = literals[w & literalMask];
+            unsigned used = e & 15u;
+            unsigned symbol = e >> 4;
+            if (used && symbol < 256) {
+                // Up to three literals from one load (codes are at most 15 bits of the 56).
+                uint16_t *o = out_.data() + n_;
+                o[0] = uint16_t(symbol);
+                unsigned taken = used, count = 1;
+                for (; count < 3; ++count) {
+                    e = literals[(w >> taken) & literalMask];
+                    if (!(e & 15u) || (e >> 4) >= 256)
+                        break;
+                    o[count] = uint16_t(e >> 4);
+                    taken += e & 15u;
+                }
+                n_ += count;
+                in_.skip(taken);
                 continue;
             }
+            if (!used)
+                return QStringLiteral("an invalid literal/length code");
             if (symbol == 256) {
                 in_.skip(used);
                 return {};
@@ -357,9 +375,10 @@ private:
             const unsigned length = kLengthBase[li] + unsigned(w & ((1u << kLengthExtra[li]) - 1));
             w >>= kLengthExtra[li];
             used += kLengthExtra[li];
-            unsigned dlen = 0;
-            const unsigned ds = symbolOf(codes.distances, w, dlen);
-            if (ds >= 30)
+            const uint16_t de = distances[w & distanceMask];
+            const unsigned dlen = de & 15u;
+            const unsigned ds = de >> 4;
+            if (!dlen || ds >= 30)
                 return QStringLiteral("an invalid distance code");
             w >>= dlen;
             used += dlen;
@@ -383,8 +402,12 @@ private:
                 o[i] = uint16_t(kMarker + (kWindow - back + i));
         }
         const uint16_t *src = o - distance;
-        for (; i < length; ++i)
-            o[i] = src[i];
+        if (distance >= length) { // no overlap
+            std::memcpy(o + i, src + i, (length - i) * sizeof(uint16_t));
+        } else {
+            for (; i < length; ++i)
+                o[i] = src[i];
+        }
         n_ += length;
     }
 
