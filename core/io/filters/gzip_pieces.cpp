@@ -10,10 +10,9 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <sys/mman.h>
-#include <atomic>
 #include <cstring>
 #include <optional>
+#include <sys/mman.h>
 
 namespace asc {
 
@@ -89,7 +88,7 @@ struct GzipPieces::Job {
     bool waitingForWindow = false; // for the piece before to finish
     bool redoTried = false;
     std::vector<uint8_t> usedWindow; // the window ISA-L was given, when taken from the piece before
-    std::vector<uint8_t> tail; // the last 32 KiB of the output, when it has that many bytes
+    std::vector<uint8_t> lastWindow; // the last 32 KiB of the output, when it has that many bytes
 };
 
 struct GzipPieces::Sequential {
@@ -310,12 +309,12 @@ void GzipPieces::finishJob(std::shared_ptr<Job> job)
         {
             std::lock_guard lock(mutex_);
             if (job->ok && job->bytes.size >= deflate::kWindow)
-                job->tail.assign(job->bytes.data.get() + job->bytes.size - deflate::kWindow, job->bytes.data.get() + job->bytes.size);
+                job->lastWindow.assign(job->bytes.data.get() + job->bytes.size - deflate::kWindow, job->bytes.data.get() + job->bytes.size);
             if (job->markerFailed && job->end && job->start && !job->redoTried) {
                 auto before = jobLocked(job->number - 1);
-                if (before && before->done && before->ok && !before->tail.empty()) {
+                if (before && before->done && before->ok && !before->lastWindow.empty()) {
                     redo = job;
-                    window = before->tail;
+                    window = before->lastWindow;
                 } else if (before && !before->done && !before->stale) {
                     job->waitingForWindow = true; // the piece before picks it up when done
                     return;
@@ -326,9 +325,9 @@ void GzipPieces::finishJob(std::shared_ptr<Job> job)
                 auto after = jobLocked(job->number + 1);
                 if (after && after->waitingForWindow) {
                     after->waitingForWindow = false;
-                    if (job->ok && !job->tail.empty()) {
+                    if (job->ok && !job->lastWindow.empty()) {
                         redo = after;
-                        window = job->tail;
+                        window = job->lastWindow;
                     } else {
                         after->startKnown = after->done = true;
                     }
