@@ -307,7 +307,11 @@ std::vector<StrategyPtr> makeDecoderStrategies()
         std::make_shared<ZlibStrategy>(),
         std::make_shared<FilterStrategy>(QStringLiteral("inflate-isal"), QStringLiteral("ISA-L's igzip inflate (our gzip filter), compressed input read N bytes at a time"),
                                          Compression::Gzip,
-                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<GzipStream>(std::move(in), where, n, GzipPieces::Options{1, {}}); }),
+                                         [](StreamPtr in, const QString &where, size_t n) {
+                                             GzipPieces::Options one;
+                                             one.threads = 1; // never cut
+                                             return std::make_unique<GzipStream>(std::move(in), where, n, one);
+                                         }),
         std::make_shared<FilterStrategy>(QStringLiteral("inflate-isal-pieces"),
                                          QStringLiteral("ISA-L on a thread per core, each large member cut into pieces at its deflate blocks (our gzip filter; the default from %1 cores on)").arg(GzipPieces::kMinCores),
                                          Compression::Gzip,

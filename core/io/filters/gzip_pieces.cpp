@@ -26,6 +26,8 @@ constexpr size_t kMaxPieceBytes = size_t(64) << 20;
 // before it is out.
 constexpr size_t kMaxMarkerSymbols = size_t(1) << 20;
 const QString kFinalBlockFirst = QStringLiteral("a final block ends before the next piece starts");
+// How many regions the first piece may span looking for a block start to end at.
+constexpr uint64_t kHeadSearch = 16;
 constexpr size_t kSequentialOutput = size_t(1) << 20;
 
 constexpr size_t kStoredReach = 65535 + 4; // a stored block's LEN, NLEN and data
@@ -107,6 +109,17 @@ struct GzipPieces::Tail {
     std::unique_ptr<inflate_state> state = std::make_unique<inflate_state>();
     uint64_t fedEnd = 0; // upstream offset just after the bytes handed to ISA-L
     Buffer out;
+    uint64_t skip = 0; // output already handed out (a restart after the first piece failed)
+    bool head = false; // the member's start: its regions stay until it is proven or restarted
+    bool armable = true; // a head not yet given its end
+    // The first piece: it ends at stopBit (the next piece's start), proven by a final block put
+    // there. What ISA-L makes from the bytes before safeEnd is the member's whatever follows; what
+    // it makes after is held until it finishes exactly at the end.
+    std::optional<uint64_t> stopBit;
+    uint64_t stopRegion = 0; // the region holding it: its piece comes next
+    uint64_t safeEnd = 0;
+    std::vector<uint8_t> last; // the bytes from safeEnd to the stop bit's byte, then the final block
+    bool inLast = false;
 };
 
 QString isalErrorText(int rc)
@@ -134,23 +147,14 @@ GzipPieces::Options GzipPieces::defaults()
     return o;
 }
 
-Result<bool> GzipPieces::worthIt(FilterInput &input, const Options &options)
-{
-    if (options.threads < 2)
-        return false;
-    auto ready = input.ensure(2 * options.region + 1);
-    if (!ready)
-        return std::move(ready).error();
-    return input.available() > 2 * options.region;
-}
-
 GzipPieces::GzipPieces(FilterInput &input, QString where, uint64_t memberStart, Options options)
     : input_(input),
       where_(std::move(where)),
       memberStart_(memberStart),
       options_(options),
       threadCount_(std::min<unsigned>(options.threads ? options.threads : defaults().threads, kMaxThreads)),
-      provenBit_(input.offset() * 8)
+      provenBit_(input.offset() * 8),
+      memberStartBit_(provenBit_)
 {
     options_.region = std::max<size_t>(options_.region, 4096);
 }
@@ -238,7 +242,9 @@ void GzipPieces::dispatch()
         ++firstRegion_;
     }
     // Nor are pieces behind it.
-    const uint64_t from = sequential_ ? firstRegion_ : piece_;
+    uint64_t from = sequential_ ? firstRegion_ : piece_;
+    if (tail_ && tail_->stopBit)
+        from = std::max(from, tail_->stopRegion); // the first piece is being inflated here
     {
         std::lock_guard lock(mutex_);
         while (!jobs_.empty() && jobs_.front()->number < from) {
@@ -765,6 +771,59 @@ Result<void> GzipPieces::feed(uint64_t &fedEnd, const uint8_t *&next, uint32_t &
     return {};
 }
 
+Result<void> GzipPieces::startHead()
+{
+    headTried_ = true;
+    auto started = startTail();
+    if (!started)
+        return started;
+    tail_->head = true; // a tail unless it is cut (armHead)
+    return {};
+}
+
+// Once the start of the member is out (a reader that only looks at the start never gets here),
+// the first piece is given its end: the first block start in a region ISA-L has not reached.
+Result<void> GzipPieces::armHead()
+{
+    Tail &t = *tail_;
+    t.armable = false;
+    std::optional<uint64_t> stop;
+    uint64_t stopRegion = 0;
+    // ISA-L has been given whole regions: the first not given starts at fedEnd (or is unread).
+    const uint64_t first = firstRegion_ + regionAt(t.fedEnd);
+    for (uint64_t tries = 0; tries < kHeadSearch && !stop; ++tries) {
+        const uint64_t want = first + tries;
+        while (firstRegion_ + regions_.size() <= want) {
+            auto more = readRegion();
+            if (!more)
+                return std::move(more).error();
+            if (!*more)
+                break;
+        }
+        if (firstRegion_ + regions_.size() <= want)
+            break; // the member's end is near: no cut
+        stop = regions_[size_t(want - firstRegion_)]->pieceStart();
+        stopRegion = want;
+    }
+    if (!stop)
+        return {};
+    --counts_.tails; // a piece now
+    t.stopBit = stop;
+    t.stopRegion = stopRegion;
+    t.safeEnd = std::max(t.fedEnd, *stop / 8 > 16 ? *stop / 8 - 16 : 0);
+    // A few bytes before the stop: ISA-L keeps up to 8 in its bit buffer, and nothing it makes
+    // from what it was given up to here can come from the final block put at the stop.
+    auto byteAt = [&](uint64_t b) {
+        const Region &r = *regions_[regionAt(b)];
+        return r.bytes[size_t(b - r.offset)];
+    };
+    for (uint64_t b = t.safeEnd; b < *stop / 8; ++b)
+        t.last.push_back(byteAt(b));
+    const auto final = finalBlockAt(byteAt(*stop / 8), unsigned(*stop % 8));
+    t.last.insert(t.last.end(), final.begin(), final.end());
+    return {};
+}
+
 Result<void> GzipPieces::startTail()
 {
     {
@@ -799,41 +858,107 @@ Result<void> GzipPieces::stepTail()
 {
     Tail &t = *tail_;
     inflate_state &st = *t.state;
+    if (t.head && t.armable && size_ >= options_.rampUp) {
+        auto armed = armHead();
+        if (!armed)
+            return armed;
+    }
+    if (t.stopBit)
+        dispatch(); // the pieces after the first: not for a reader that only looks at the start
     st.next_out = t.out.data.get();
     st.avail_out = uint32_t(std::min<size_t>(t.out.capacity, kSequentialOutput));
+    auto handOut = [&](Buffer bytes) {
+        if (t.skip) { // already handed out before a restart
+            const size_t drop = size_t(std::min<uint64_t>(t.skip, bytes.size));
+            std::memmove(bytes.data.get(), bytes.data.get() + drop, bytes.size - drop);
+            bytes.size -= drop;
+            t.skip -= drop;
+        }
+        const uint32_t crc = crc32_gzip_refl(0, bytes.data.get(), bytes.size);
+        deliver(std::move(bytes), crc);
+    };
     while (st.avail_out > 0) {
         if (stopRequested())
             return Error::cancelled();
         if (st.avail_in == 0) {
-            const uint8_t *next = nullptr;
-            auto fed = feed(t.fedEnd, next, st.avail_in);
-            if (!fed)
-                return fed;
-            st.next_in = const_cast<uint8_t *>(next);
+            if (t.stopBit && t.fedEnd >= t.safeEnd) {
+                if (t.inLast) // all of it given, and no finish
+                    return restartHead();
+                // What was made so far is the member's; what follows is held until proven.
+                if (t.out.size) {
+                    handOut(std::move(t.out));
+                    t.out = takeBuffer(kSequentialOutput);
+                    st.next_out = t.out.data.get();
+                    st.avail_out = uint32_t(std::min<size_t>(t.out.capacity, kSequentialOutput));
+                }
+                t.inLast = true;
+                st.next_in = t.last.data();
+                st.avail_in = uint32_t(t.last.size());
+            } else {
+                const uint8_t *next = nullptr;
+                auto fed = feed(t.fedEnd, next, st.avail_in);
+                if (!fed)
+                    return fed;
+                if (t.stopBit && t.fedEnd > t.safeEnd) { // not past the safe end
+                    st.avail_in -= uint32_t(t.fedEnd - t.safeEnd);
+                    t.fedEnd = t.safeEnd;
+                }
+                st.next_in = const_cast<uint8_t *>(next);
+            }
         }
         const uint32_t room = st.avail_out;
         const int rc = isal_inflate(&st);
         t.out.size += room - st.avail_out;
-        if (rc < 0)
+        if (rc < 0) {
+            if (t.inLast)
+                return restartHead(); // the block before the stop ran into the final block put there
             return Error::format(where_, t.fedEnd - st.avail_in, QStringLiteral("the gzip member starting at byte %1: %2").arg(memberStart_).arg(isalErrorText(rc)));
+        }
         if (st.block_state == ISAL_BLOCK_FINISH) {
-            // ISA-L keeps what it read past the last block in its bit buffer.
-            const uint64_t endBit = (t.fedEnd - st.avail_in) * 8 - uint64_t(st.read_in_length);
-            const uint32_t crc = crc32_gzip_refl(0, t.out.data.get(), t.out.size);
-            deliver(std::move(t.out), crc);
+            if (t.inLast && st.avail_in == 0 && st.read_in_length == 0) {
+                // The first piece ends exactly at the stop: the pieces take over from there.
+                handOut(std::move(t.out));
+                provenBit_ = *t.stopBit;
+                piece_ = t.stopRegion;
+                ++counts_.pieces;
+                tail_.reset();
+                return {};
+            }
+            // The member's own last block (a final block put at the stop is only ever read there).
+            const uint64_t given = t.inLast ? t.safeEnd * 8 + (t.last.size() - st.avail_in) * 8 : (t.fedEnd - st.avail_in) * 8;
+            const uint64_t endBit = given - uint64_t(st.read_in_length); // ISA-L keeps what it read past it
+            handOut(std::move(t.out));
             tail_.reset();
             return finishMember((endBit + 7) / 8);
         }
+        if (t.inLast && st.avail_out == 0)
+            return restartHead(); // no real block makes this much from a few bytes
     }
-    const uint32_t crc = crc32_gzip_refl(0, t.out.data.get(), t.out.size);
-    deliver(std::move(t.out), crc);
+    if (t.inLast)
+        return {}; // (unreachable: the loop ends only by returning in the last part)
+    handOut(std::move(t.out));
     t.out = takeBuffer(kSequentialOutput);
-    // Regions behind ISA-L are not needed again.
+    // Regions behind ISA-L are not needed again (the first two stay for the pieces after them).
     const uint64_t keep = t.fedEnd - st.avail_in;
-    while (!regions_.empty() && regions_.front()->end() + 16 <= keep) { // its bit buffer holds up to 8
+    while (!t.head && !regions_.empty() && regions_.front()->end() + 16 <= keep) { // its bit buffer holds up to 8
         regions_.pop_front();
         ++firstRegion_;
     }
+    return {};
+}
+
+// The first piece did not end at the next one's start (that was no block): ISA-L again from the
+// member's start, to its end, dropping what was handed out already.
+Result<void> GzipPieces::restartHead()
+{
+    const uint64_t delivered = size_;
+    tail_.reset();
+    provenBit_ = memberStartBit_;
+    window_.clear();
+    auto started = startTail();
+    if (!started)
+        return started;
+    tail_->skip = delivered;
     return {};
 }
 
@@ -843,6 +968,8 @@ Result<void> GzipPieces::nextOutput()
         return stepSequential();
     if (tail_)
         return stepTail();
+    if (!headTried_ && piece_ == 0)
+        return startHead();
     dispatch();
     std::shared_ptr<Job> job = jobFor(piece_);
     if (!job)
@@ -872,7 +999,9 @@ Result<void> GzipPieces::nextOutput()
             return {};
         }
     }
-    if (job->memberEnds && job->start && *job->start == provenBit_)
+    // zlib is for finding the way back to later pieces: with none left, ISA-L goes to the end.
+    const bool noneLeft = upstreamEnded_ && firstRegion_ + regions_.size() <= piece_ + 2;
+    if ((job->memberEnds || noneLeft) && job->start && *job->start == provenBit_)
         return startTail();
     return startSequential();
 }

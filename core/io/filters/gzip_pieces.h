@@ -44,6 +44,9 @@ public:
     struct Options {
         unsigned threads = 0; // 0: one per core
         size_t region = size_t(4) << 20; // compressed bytes per piece
+        // Output of a member inflated in order before the rest is cut: a reader that only looks at
+        // the start (a format probe, info) costs no more than one inflater.
+        uint64_t rampUp = uint64_t(4) << 20;
     };
     struct Counts {
         uint64_t pieces = 0; // decoded on a thread and handed out
@@ -72,9 +75,6 @@ public:
     Result<size_t> read(std::span<char> out);
     Counts counts() const { return counts_; }
 
-    // Whether a member whose compressed data starts at `input` is worth cutting (it spans more
-    // than two regions).
-    static Result<bool> worthIt(FilterInput &input, const Options &options);
     // A thread per core on machines with at least kMinCores cores; one thread (no cutting) below.
     static Options defaults();
     static constexpr int kMinCores = 4;
@@ -125,6 +125,10 @@ private:
     // the piece's end): ISA-L from the last proven block to the member's end, in order.
     Result<void> startTail();
     Result<void> stepTail();
+    // The first piece, inflated here as it is read (io/filters/gzip_pieces.cpp, Tail).
+    Result<void> startHead();
+    Result<void> armHead();
+    Result<void> restartHead();
     Result<void> feed(uint64_t &fedEnd, const uint8_t *&next, uint32_t &available);
     Result<void> finishMember(uint64_t endByte);
     void deliver(Buffer bytes, uint32_t crc);
@@ -143,6 +147,8 @@ private:
 
     // What is proven: output up to here comes from the member's first bits up to provenBit_.
     uint64_t provenBit_;
+    uint64_t memberStartBit_;
+    bool headTried_ = false;
     uint64_t piece_ = 0; // region number whose piece comes next
     std::vector<uint8_t> window_; // the last 32 KiB handed out
     uint32_t crc_ = 0;

@@ -77,25 +77,20 @@ GzipPieces::Counts GzipStream::pieceCounts() const
     return c;
 }
 
-// A member that spans a few regions is inflated in pieces on every core; a smaller one, or one
-// whose header ISA-L should judge (not deflate), by ISA-L here.
+// With threads to cut on, a member goes to GzipPieces; one whose header ISA-L should judge (not
+// deflate), and every member without threads, to ISA-L here.
 Result<void> GzipStream::startMember()
 {
     memberStart_ = input_.offset();
     memberOut_ = 0;
     inMember_ = true;
     const auto header = gzipHeaderLength(input_.data(), input_.available());
-    if (header && input_.data()[2] == 8 && (input_.data()[3] & 0xe0) == 0) {
-        const std::vector<uint8_t> headerBytes(input_.data(), input_.data() + *header);
-        input_.consume(headerBytes.size());
-        auto worth = GzipPieces::worthIt(input_, piecesOptions_);
-        if (!worth)
-            return std::move(worth).error();
-        if (*worth) {
-            pieces_ = std::make_unique<GzipPieces>(input_, where_, memberStart_, piecesOptions_);
-            return {};
-        }
-        input_.putBack(headerBytes); // for ISA-L, which reads the header itself
+    if (piecesOptions_.threads >= 2 && header && input_.data()[2] == 8 && (input_.data()[3] & 0xe0) == 0) {
+        // GzipPieces inflates the start as it is read and cuts the rest only once a few MiB are
+        // out, so a small member or a reader that looks at the start costs what ISA-L here does.
+        input_.consume(*header);
+        pieces_ = std::make_unique<GzipPieces>(input_, where_, memberStart_, piecesOptions_);
+        return {};
     }
     isal_inflate_init(state_.get());
     state_->crc_flag = ISAL_GZIP;
