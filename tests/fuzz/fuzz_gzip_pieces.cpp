@@ -26,6 +26,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     GzipPieces::Options pieces;
     pieces.threads = 2;
     pieces.region = 4096;
+    pieces.rampUp = 4096;
     GzipStream stream(std::make_unique<SourceStream>(source), QStringLiteral("fuzz-input"), 4096, pieces);
     std::vector<char> chunk(1 << 16);
     uint64_t total = 0;
