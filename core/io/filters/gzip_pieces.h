@@ -3,6 +3,11 @@
 // One large gzip member inflated on every core. ISA-L inflates about 650 MB/s on one core, and
 // that bounds listing a tar.gz; a member is one chain of deflate blocks, so it is cut into
 // pieces instead (io/filters/deflate_blocks has the bit-level side):
+// - the member's start is inflated here, in order, as it is read; only once a few MiB are out
+//   (Options::rampUp) is the rest cut, so a reader that looks at the start (a format probe,
+//   info) costs what one inflater costs. The first piece ends at the first block start in a
+//   region ISA-L has not been given yet, proven as below (if not, ISA-L starts again from the
+//   member's start and drops what was handed out);
 // - the compressed member is read in regions of a few MiB; a thread per core takes a region,
 //   finds the first dynamic block that starts in it and the first in the next region, and
 //   decodes the piece between the two: with markers for the unknown 32 KiB before it until the
