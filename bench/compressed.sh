@@ -176,9 +176,10 @@ Where the goals are missed, and why: listing the tar.gz is bounded by one core i
 Inflating one member on several cores is built (\`io/filters/gzip_pieces\`: blocks found by their
 header, each piece's start decoded with markers for the unknown window, then ISA-L), but on
 2 cores it costs more than it gains: finding blocks, the marker decoding, the copies and the
-memory in flight took the CPU of a listing from 0.75 s to 1.3 s, and with the parse on the same
-two cores \`ls\` took 0.79-0.83 s against 0.65-0.81 s on one thread. The decoder alone gains
-about 1.1x here. So it is on from 4 cores, where the same work spreads over twice the cores.
+memory in flight cost CPU, and the parse needs the same two cores. With
+\`GzipPieces::kMinCores\` set to 2 in \`core/io/filters/gzip_pieces.h\` and rebuilt, \`/usr/bin/time archivescope-cli ls real.tar.gz\` took 0.73-0.89 s and 1.2-1.3 CPU-seconds, against
+0.70-0.80 s and 0.8-0.9 CPU-seconds on one thread. The decoder alone gains about 1.1x here (the
+table above). So it is on from 4 cores, where the same work spreads over twice the cores.
 \`cat\` of an entry decodes the stream once (the lookup, which reads to the end for the last
 member of the name, keeps the entry's content), so it has the same bound, and so has extraction. The multi-block xz listing scales with the cores
 liblzma's decoder gets (1.6-1.8x on this shared 2-core machine). zstd and the single-block xz

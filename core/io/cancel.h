@@ -3,9 +3,14 @@
 // A cancel flag shared between a requester (UI, signal handler) and a worker that checks it per
 // I/O chunk. Thread safe, lock free.
 
+#include "io/result.h"
+
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
+#include <mutex>
 
 namespace asc {
 
@@ -38,5 +43,18 @@ private:
 
 // Whether this thread's innermost CancelScope asks to stop (false without a scope).
 bool stopRequested();
+
+// Waits on `changed` (with `lock` held) until `ready()`, asking stopRequested() every 50 ms:
+// a reader waiting for a decoding thread stops within that when asked to.
+template <typename Ready>
+Result<void> waitUnlessStopped(std::condition_variable &changed, std::unique_lock<std::mutex> &lock, Ready ready)
+{
+    while (!ready()) {
+        if (stopRequested())
+            return Error::cancelled();
+        changed.wait_for(lock, std::chrono::milliseconds(50));
+    }
+    return {};
+}
 
 } // namespace asc

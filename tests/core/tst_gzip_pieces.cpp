@@ -11,6 +11,7 @@
 #include "io/filters/deflate_blocks.h"
 #include "io/filters/gzip_stream.h"
 #include "io/memory_source.h"
+#include "stream_read.h"
 #include "test_files.h"
 
 #include <QTemporaryDir>
@@ -93,17 +94,8 @@ class TestGzipPieces : public QObject {
     {
         GzipStream stream(std::make_unique<SourceStream>(std::make_shared<MemorySource>(compressed, QStringLiteral("sample.gz"))),
                           QStringLiteral("sample.gz"), size_t(1) << 20, pieces);
-        QByteArray out;
-        std::vector<char> block(300000); // not a power of two: reads end mid-piece
-        for (;;) {
-            auto got = stream.read(block);
-            if (!got)
-                return std::move(got).error();
-            if (*got == 0)
-                break;
-            out.append(block.data(), qsizetype(*got));
-        }
-        if (counts)
+        auto out = test::readToEnd(stream); // reads end mid-piece
+        if (out && counts)
             *counts = stream.pieceCounts();
         return out;
     }
@@ -195,6 +187,32 @@ private Q_SLOTS:
         QVERIFY(stream.read(start));
         QVERIFY(std::memcmp(start.data(), text.constData(), start.size()) == 0);
         QCOMPARE(stream.pieceCounts().threads, size_t(0));
+    }
+
+    // BGZF (bgzip): members of at most 64 KiB, marked by a "BC" extra subfield, are not cut.
+    void bgzfMembersAreNotCut()
+    {
+        const QByteArray text = words(300000, 11);
+        QByteArray bgzf;
+        for (qsizetype at = 0; at < text.size(); at += 60000) {
+            const QString part = test::writeFile(dir_, QStringLiteral("part"), text.mid(at, 60000));
+            const QByteArray member = tool(QStringLiteral("gzip"), {QStringLiteral("-n"), QStringLiteral("-c"), part});
+            QByteArray header = member.left(10);
+            header[3] = char(header[3] | 0x04); // FEXTRA
+            const int size = int(member.size()) + 8 - 1; // BSIZE: the member's size less one
+            header += QByteArray("\x06\x00"
+                                 "BC"
+                                 "\x02\x00",
+                                 6) +
+                      char(size & 0xff) + char(size >> 8);
+            bgzf += header + member.mid(10);
+        }
+        GzipPieces::Counts counts;
+        auto out = decode(bgzf, cut(64 << 10), &counts);
+        QVERIFY2(out, qPrintable(out ? QString() : out.error().toString()));
+        QVERIFY(*out == text);
+        QCOMPARE(counts.tails, uint64_t(0)); // ISA-L took each member as it came
+        QCOMPARE(counts.threads, size_t(0));
     }
 
     // A member ends inside a piece, in its marker part or in ISA-L's, wherever the cut falls.

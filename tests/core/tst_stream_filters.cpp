@@ -12,6 +12,7 @@
 #include "io/filters/filter_chain.h"
 #include "io/filters/gzip_stream.h"
 #include "io/memory_source.h"
+#include "stream_read.h"
 #include "test_files.h"
 
 #include <QTemporaryDir>
@@ -76,16 +77,7 @@ class TestStreamFilters : public QObject {
             return std::move(decoded).error();
         if (filters)
             *filters = decoded->filters;
-        QByteArray out;
-        std::vector<char> block(300000); // not a power of two: reads end mid-member
-        for (;;) {
-            auto got = decoded->stream->read(block);
-            if (!got)
-                return std::move(got).error();
-            if (*got == 0)
-                return out;
-            out.append(block.data(), qsizetype(*got));
-        }
+        return test::readToEnd(*decoded->stream);
     }
 
     void expectDecodes(const QByteArray &compressed, const QString &filter, const char *what)
@@ -182,17 +174,8 @@ private Q_SLOTS:
     {
         Bzip2Stream stream(std::make_unique<SourceStream>(std::make_shared<MemorySource>(compressed, QStringLiteral("sample.z"))),
                            QStringLiteral("sample.z"), std::move(options));
-        QByteArray out;
-        std::vector<char> block(300000);
-        for (;;) {
-            auto got = stream.read(block);
-            if (!got)
-                return std::move(got).error();
-            if (*got == 0)
-                break;
-            out.append(block.data(), qsizetype(*got));
-        }
-        if (counts)
+        auto out = test::readToEnd(stream);
+        if (out && counts)
             *counts = stream.counts();
         return out;
     }

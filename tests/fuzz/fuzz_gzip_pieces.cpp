@@ -4,7 +4,7 @@
 
 #include "io/filters/deflate_blocks.h"
 #include "io/filters/gzip_stream.h"
-#include "io/memory_source.h"
+#include "stream_fuzz_body.h"
 
 #include <cstdint>
 #include <vector>
@@ -22,19 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     deflate::resolve(decoded.symbols, window, out.data());
     deflate::findBlock(bytes.first(size / 3), bytes.subspan(size / 3), 0, UINT64_MAX);
 
-    auto source = std::make_shared<MemorySource>(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)), QStringLiteral("fuzz-input"));
     GzipPieces::Options pieces;
     pieces.threads = 2;
     pieces.region = 4096;
     pieces.rampUp = 4096;
-    GzipStream stream(std::make_unique<SourceStream>(source), QStringLiteral("fuzz-input"), 4096, pieces);
-    std::vector<char> chunk(1 << 16);
-    uint64_t total = 0;
-    while (total < (uint64_t(64) << 20)) {
-        auto got = stream.read(chunk);
-        if (!got || *got == 0)
-            break;
-        total += *got;
-    }
+    GzipStream stream(fuzzInput(data, size), QStringLiteral("fuzz-input"), 4096, pieces);
+    drainStream(stream);
     return 0;
 }

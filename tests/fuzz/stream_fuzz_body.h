@@ -10,18 +10,28 @@
 #include <cstdint>
 #include <vector>
 
-template <typename Decoder>
-int fuzzStream(const uint8_t *data, size_t size)
+// Reads `stream` to its end or an error, up to 64 MiB of output.
+inline void drainStream(asc::ByteStream &stream)
 {
-    auto source = std::make_shared<asc::MemorySource>(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)), QStringLiteral("fuzz-input"));
-    Decoder decoder(std::make_unique<asc::SourceStream>(source), QStringLiteral("fuzz-input"));
     std::vector<char> out(1 << 16);
     uint64_t total = 0;
     while (total < (uint64_t(64) << 20)) {
-        auto got = decoder.read(out);
+        auto got = stream.read(out);
         if (!got || *got == 0)
             break;
         total += *got;
     }
+}
+
+inline asc::StreamPtr fuzzInput(const uint8_t *data, size_t size)
+{
+    return std::make_unique<asc::SourceStream>(std::make_shared<asc::MemorySource>(QByteArray(reinterpret_cast<const char *>(data), qsizetype(size)), QStringLiteral("fuzz-input")));
+}
+
+template <typename Decoder>
+int fuzzStream(const uint8_t *data, size_t size)
+{
+    Decoder decoder(fuzzInput(data, size), QStringLiteral("fuzz-input"));
+    drainStream(decoder);
     return 0;
 }

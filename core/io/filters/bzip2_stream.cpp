@@ -275,11 +275,9 @@ Result<bool> Bzip2Stream::nextBlock()
         std::shared_ptr<Job> job = planned_.front();
         {
             std::unique_lock lock(mutex_);
-            while (!job->done) {
-                if (stopRequested())
-                    return Error::cancelled();
-                finished_.wait_for(lock, std::chrono::milliseconds(50));
-            }
+            auto waited = waitUnlessStopped(finished_, lock, [&] { return job->done; });
+            if (!waited)
+                return std::move(waited).error();
         }
         if (job->error)
             return *job->error;

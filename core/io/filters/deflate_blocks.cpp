@@ -148,13 +148,11 @@ const BlockCodes &fixedCodes()
         std::fill(lit.begin() + 144, lit.begin() + 256, 9);
         std::fill(lit.begin() + 256, lit.begin() + 280, 7);
         std::fill(lit.begin() + 280, lit.end(), 8);
-        std::array<uint8_t, 30> dist{};
-        dist.fill(5);
         build(&c.literals, lit.data(), 288, CodeKind::Literals);
-        // 30 codes of length 5 are incomplete; the two unused ones decode to nothing (invalid).
-        std::array<uint8_t, 32> dist32{};
-        dist32.fill(5);
-        build(&c.distances, dist32.data(), 32, CodeKind::Distances);
+        // All 32 five-bit codes, as RFC 1951 has them: 30 and 31 never occur and are refused.
+        std::array<uint8_t, 32> dist{};
+        dist.fill(5);
+        build(&c.distances, dist.data(), 32, CodeKind::Distances);
         return c;
     }();
     return codes;
@@ -255,7 +253,7 @@ public:
                 d.error = QStringLiteral("%1 (the block starting at bit %2)").arg(error).arg(blockBit);
                 d.errorBit = blockBit;
                 d.stop = Stop::Failed;
-                ranOut_ = d.ranOut = in_.overrun();
+                d.ranOut = in_.overrun();
                 break;
             }
             d.endBit = in_.bit();
@@ -283,9 +281,7 @@ public:
         return d;
     }
 
-    bool ranOut() const { return ranOut_; }
     void reuse(std::vector<uint16_t> storage) { out_ = std::move(storage); }
-    const Bits &bits() const { return in_; }
 
 private:
     bool windowIsKnown() const
@@ -417,7 +413,6 @@ private:
     size_t n_ = 0;
     BlockCodes dynamic_;
     Code scratch_;
-    bool ranOut_ = false;
 };
 
 // The first 13 bits of a non-final dynamic block's header: BFINAL 0, BTYPE 2, then at most 286
@@ -541,7 +536,7 @@ std::optional<uint64_t> findBlock(std::span<const uint8_t> before, std::span<con
         Decoder decoder(in, bit, trial);
         const Decoded first = decoder.run(true);
         if (first.stop == Stop::Failed) {
-            if (decoder.ranOut())
+            if (first.ranOut)
                 return bit; // valid up to the end of what there is to look at
             continue;
         }

@@ -72,7 +72,6 @@ struct GzipPieces::Job {
     uint64_t number = 0; // the region's
     std::shared_ptr<const Region> here;
     std::shared_ptr<const Region> next;
-    std::optional<uint64_t> knownStart; // the member's first block, for the first piece
     // Published by the thread, under the mutex.
     bool startKnown = false;
     std::optional<uint64_t> start; // in upstream bits
@@ -139,8 +138,8 @@ QString isalErrorText(int rc)
 GzipPieces::Options GzipPieces::defaults()
 {
     // Cutting costs CPU: finding blocks, decoding each piece's start with markers, and more memory
-    // in flight. Measured on 2 cores (bench/README.md) the pieces took 1.6 times ISA-L's CPU, so
-    // 2 cores finish no sooner than 1; from 4 cores on they do.
+    // in flight. Measured on 2 cores (bench/README.md) a listing took about 1.4 times the CPU and
+    // finished no sooner than on 1; from 4 cores on the same work spreads over twice the cores.
     Options o;
     const int cores = QThread::idealThreadCount();
     o.threads = cores >= kMinCores ? unsigned(std::min(cores, kMaxThreads)) : 1;
@@ -266,8 +265,6 @@ void GzipPieces::dispatch()
         job->number = next;
         job->here = regions_[size_t(next - firstRegion_)];
         job->next = regions_[size_t(next + 1 - firstRegion_)];
-        if (next == 0)
-            job->knownStart = job->here->offset * 8;
         std::lock_guard lock(mutex_);
         jobs_.push_back(job);
         queue_.push_back(std::move(job));
@@ -422,31 +419,21 @@ QString GzipPieces::inflatePiece(const Region &here, const Region &next, uint64_
 
 void GzipPieces::runJob(Job &job)
 {
-
     const Region &here = *job.here;
     const Region &next = *job.next;
-    uint64_t start = 0;
-    if (job.knownStart) {
-        start = *job.knownStart;
-    } else {
-        auto s = here.pieceStart();
-        if (s)
-            start = *s;
+    // The member's own start is inflated in order (startHead), so every piece starts at a block found.
+    const auto s = here.pieceStart();
+    {
         std::lock_guard lock(mutex_);
-        job.start = s ? std::optional(start) : std::nullopt;
-        job.startKnown = true;
-        if (!s) {
-            job.why = QStringLiteral("no block found in its region");
-            finished_.notify_all();
-            return;
-        }
-    }
-    if (job.knownStart) {
-        std::lock_guard lock(mutex_);
-        job.start = start;
+        job.start = s;
         job.startKnown = true;
     }
     finished_.notify_all();
+    if (!s) {
+        job.why = QStringLiteral("no block found in its region");
+        return;
+    }
+    const uint64_t start = *s;
     const auto e = next.pieceStart();
     if (!e) {
         job.why = QStringLiteral("no block found in the next region");
@@ -459,42 +446,38 @@ void GzipPieces::runJob(Job &job)
     const uint64_t firstByte = start / 8;
     std::vector<uint8_t> joined;
     std::span<const uint8_t> view = std::span(here.bytes).subspan(size_t(firstByte - here.offset));
-    uint64_t inflateFrom = start; // in upstream bits
-    std::vector<uint8_t> dictionary;
-    if (!job.knownStart) {
-        deflate::Limits limits;
-        limits.stopBit = job.end - firstByte * 8;
-        limits.stopWhenClean = true;
-        limits.maxSymbols = kMaxMarkerSymbols;
-        deflate::Decoded d = deflate::decode(view, start - firstByte * 8, limits, takeSymbols());
-        if (d.stop == deflate::Stop::Failed && d.ranOut) {
-            // Perhaps only out of input: again with the next region's bytes after it.
-            joined.assign(view.begin(), view.end());
-            joined.insert(joined.end(), next.bytes.begin(), next.bytes.begin() + std::ptrdiff_t(std::min(job.end / 8 + 1, next.end()) - next.offset));
-            view = joined;
-            d = deflate::decode(view, start - firstByte * 8, limits, std::move(d.symbols));
-        }
-        if (d.stop == deflate::Stop::FinalBlock) {
-            job.why = QStringLiteral("the member ends inside it");
-            job.memberEnds = true;
-            return;
-        }
-        if (d.stop == deflate::Stop::Failed) {
-            job.why = d.error;
-            job.markerFailed = true;
-            return;
-        }
-        job.symbols = std::move(d.symbols);
-        if (d.stop == deflate::Stop::AtStopBit) {
-            job.ok = true;
-            return;
-        }
-        inflateFrom = firstByte * 8 + d.endBit;
-        dictionary.resize(deflate::kWindow);
-        const uint16_t *last = job.symbols.data() + job.symbols.size() - deflate::kWindow;
-        for (size_t i = 0; i < deflate::kWindow; ++i)
-            dictionary[i] = uint8_t(last[i]);
+    deflate::Limits limits;
+    limits.stopBit = job.end - firstByte * 8;
+    limits.stopWhenClean = true;
+    limits.maxSymbols = kMaxMarkerSymbols;
+    deflate::Decoded d = deflate::decode(view, start - firstByte * 8, limits, takeSymbols());
+    if (d.stop == deflate::Stop::Failed && d.ranOut) {
+        // Perhaps only out of input: again with the next region's bytes after it.
+        joined.assign(view.begin(), view.end());
+        joined.insert(joined.end(), next.bytes.begin(), next.bytes.begin() + std::ptrdiff_t(std::min(job.end / 8 + 1, next.end()) - next.offset));
+        view = joined;
+        d = deflate::decode(view, start - firstByte * 8, limits, std::move(d.symbols));
     }
+    if (d.stop == deflate::Stop::FinalBlock) {
+        job.why = QStringLiteral("the member ends inside it");
+        job.memberEnds = true;
+        return;
+    }
+    if (d.stop == deflate::Stop::Failed) {
+        job.why = d.error;
+        job.markerFailed = true;
+        return;
+    }
+    job.symbols = std::move(d.symbols);
+    if (d.stop == deflate::Stop::AtStopBit) {
+        job.ok = true;
+        return;
+    }
+    const uint64_t inflateFrom = firstByte * 8 + d.endBit; // in upstream bits
+    std::vector<uint8_t> dictionary(deflate::kWindow);
+    const uint16_t *last = job.symbols.data() + job.symbols.size() - deflate::kWindow;
+    for (size_t i = 0; i < deflate::kWindow; ++i)
+        dictionary[i] = uint8_t(last[i]);
 
     job.why = inflatePiece(here, next, inflateFrom, job.end, dictionary, job.bytes);
     job.memberEnds = job.why == kFinalBlockFirst;
@@ -507,12 +490,7 @@ void GzipPieces::runJob(Job &job)
 Result<void> GzipPieces::wait(Job &job)
 {
     std::unique_lock lock(mutex_);
-    while (!job.done) {
-        if (stopRequested())
-            return Error::cancelled();
-        finished_.wait_for(lock, std::chrono::milliseconds(50));
-    }
-    return {};
+    return waitUnlessStopped(finished_, lock, [&] { return job.done; });
 }
 
 void GzipPieces::Buffer::Unmap::operator()(uint8_t *p) const
@@ -694,11 +672,9 @@ Result<void> GzipPieces::stepSequential()
             continue;
         {
             std::unique_lock lock(mutex_);
-            while (!job->startKnown) {
-                if (stopRequested())
-                    return Error::cancelled();
-                finished_.wait_for(lock, std::chrono::milliseconds(50));
-            }
+            auto known = waitUnlessStopped(finished_, lock, [&] { return job->startKnown; });
+            if (!known)
+                return known;
             if (!job->start || *job->start != bit)
                 continue;
         }

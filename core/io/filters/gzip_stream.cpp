@@ -5,6 +5,7 @@
 
 #include <isa-l/igzip_lib.h>
 
+#include <algorithm>
 #include <cstring>
 #include <optional>
 
@@ -54,6 +55,22 @@ static std::optional<size_t> gzipHeaderLength(const uint8_t *p, size_t n)
     return at;
 }
 
+// A BGZF header (bgzip, samtools): its extra field has a "BC" subfield, and the member is at most
+// 64 KiB, too small to cut.
+static bool bgzfHeader(const uint8_t *p, size_t n)
+{
+    if (!(p[3] & 0x04) || n < 12)
+        return false;
+    const size_t extra = size_t(p[10]) | size_t(p[11]) << 8;
+    for (size_t at = 12; at + 4 <= std::min(n, 12 + extra);) {
+        const size_t length = size_t(p[at + 2]) | size_t(p[at + 3]) << 8;
+        if (p[at] == 'B' && p[at + 1] == 'C')
+            return true;
+        at += 4 + length;
+    }
+    return false;
+}
+
 Result<void> GzipStream::wholeHeader()
 {
     for (size_t want = 4096;; want *= 2) {
@@ -85,7 +102,7 @@ Result<void> GzipStream::startMember()
     memberOut_ = 0;
     inMember_ = true;
     const auto header = gzipHeaderLength(input_.data(), input_.available());
-    if (piecesOptions_.threads >= 2 && header && input_.data()[2] == 8 && (input_.data()[3] & 0xe0) == 0) {
+    if (piecesOptions_.threads >= 2 && header && input_.data()[2] == 8 && (input_.data()[3] & 0xe0) == 0 && !bgzfHeader(input_.data(), *header)) {
         // GzipPieces inflates the start as it is read and cuts the rest only once a few MiB are
         // out, so a small member or a reader that looks at the start costs what ISA-L here does.
         input_.consume(*header);
