@@ -380,32 +380,51 @@ public:
     }
 
     // cpio: the last member of a hardlink group carries the data. Write it under this name, then
-    // make the earlier (empty) member a link to it, as the archive meant.
+    // make the earlier (empty) members links to it, as the archive meant: the target and every
+    // name already linked to the target's empty file.
     Result<bool> extractLinkWithData(const Entry &entry, const Container::ContentReader &read, const DirFd &directory, const QByteArray &name)
     {
         const int dirfd = directory->get();
         const uint64_t filesBefore = report_.files;
         auto written = extractFile(entry, read, directory, name);
-        commitPending(); // the link below needs the file under its name
+        commitPending(); // the links below need the file under its name
         if (!written || !*written || report_.files == filesBefore)
             return written;
         --report_.files;
         ++report_.links;
+        if (!safeMemberPath(entry.target))
+            return true;
         const QList<QByteArray> targetParts = entry.target.split('/');
-        bool unsafe = entry.target.isEmpty();
-        for (const QByteArray &part : targetParts)
-            unsafe = unsafe || part.isEmpty() || part == "." || part == "..";
-        if (unsafe)
-            return true;
         auto targetParent = openParent(targetParts, false);
-        struct stat st {};
-        if (!targetParent || ::fstatat((*targetParent)->get(), targetParts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
-            !S_ISREG(st.st_mode) || st.st_size != 0)
+        struct stat empty {};
+        if (!targetParent || ::fstatat((*targetParent)->get(), targetParts.last().constData(), &empty, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISREG(empty.st_mode) || empty.st_size != 0)
             return true;
-        const QByteArray temp = ".archivescope-tmp-" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
-        if (::linkat(dirfd, name.constData(), (*targetParent)->get(), temp.constData(), 0) == 0 &&
-            ::renameat((*targetParent)->get(), temp.constData(), (*targetParent)->get(), targetParts.last().constData()) != 0)
-            ::unlinkat((*targetParent)->get(), temp.constData(), 0);
+        QList<QByteArray> group = linkedTo_.take(entry.target);
+        group.prepend(entry.target);
+        for (const QByteArray &member : group) {
+            const QList<QByteArray> parts = member.split('/');
+            auto parent = openParent(parts, false);
+            struct stat st {};
+            // Only names still holding the group's empty file (not replaced since) are relinked.
+            if (!parent || ::fstatat((*parent)->get(), parts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+                st.st_dev != empty.st_dev || st.st_ino != empty.st_ino)
+                continue;
+            const QByteArray temp = ".archivescope-tmp-" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
+            if (::linkat(dirfd, name.constData(), (*parent)->get(), temp.constData(), 0) == 0 &&
+                ::renameat((*parent)->get(), temp.constData(), (*parent)->get(), parts.last().constData()) != 0)
+                ::unlinkat((*parent)->get(), temp.constData(), 0);
+        }
+        return true;
+    }
+
+    static bool safeMemberPath(const QByteArray &path)
+    {
+        if (path.isEmpty())
+            return false;
+        for (const QByteArray &part : path.split('/'))
+            if (part.isEmpty() || part == "." || part == "..")
+                return false;
         return true;
     }
 
@@ -494,7 +513,10 @@ public:
                 refuse(entry.path, QStringLiteral("cannot create hardlink: %1").arg(errnoText(errno)));
                 return true;
             }
-            countLink(entry.path, entry.path.left(entry.path.size() - name.size()) + room.name);
+            const QByteArray linkPath = entry.path.left(entry.path.size() - name.size()) + room.name;
+            countLink(entry.path, linkPath);
+            if (st.st_size == 0)
+                linkedTo_[entry.target].append(linkPath); // the group's data may come later (cpio)
             return true;
         }
         case EntryType::CharDev:
@@ -559,6 +581,7 @@ private:
     std::vector<PendingFile> pending_;
     uint64_t pendingBytes_ = 0;
     uint64_t writtenBytes_ = 0; // bytes written so far (limits, progress)
+    QHash<QByteArray, QList<QByteArray>> linkedTo_; // empty hardlink target -> names linked to it
     QHash<QByteArray, QByteArray> targetOf_; // member path -> the path this extraction wrote it to
     QSet<QByteArray> links_; // paths this extraction made links
     QSet<QByteArray> claimed_; // names taken by pending renames (keep both)

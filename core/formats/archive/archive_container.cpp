@@ -11,6 +11,7 @@
 
 #include <QJsonArray>
 #include <archive.h>
+#include <vector>
 
 namespace asc {
 
@@ -37,6 +38,26 @@ Result<bool> ArchiveContainer::next(LibarchiveReader &reader, Entry &entry) cons
         }
     }
     return more;
+}
+
+// Single streams up to this size are decoded to count their bytes, up to this many.
+static constexpr uint64_t kCountBelow = 1 << 20;
+static constexpr uint64_t kCountOutputLimit = 1ULL << 30;
+
+// The current entry's bytes counted by reading them; nullopt past the limit.
+static Result<std::optional<uint64_t>> countContent(LibarchiveReader &reader)
+{
+    std::vector<char> scratch(1 << 16);
+    uint64_t total = 0;
+    while (total <= kCountOutputLimit) {
+        auto got = reader.read(scratch);
+        if (!got)
+            return std::move(got).error();
+        if (*got == 0)
+            return std::optional<uint64_t>(total);
+        total += *got;
+    }
+    return std::optional<uint64_t>();
 }
 
 // libarchive's long names ("GNU tar format", "ZIP 2.0 (deflation)") to the short ones `ls` users know.
@@ -84,6 +105,16 @@ Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::
     auto firstHeader = (*r)->next(first);
     if (!firstHeader)
         return std::move(firstHeader).error();
+    if (mode == LibarchiveReader::Mode::SingleCompressed && *firstHeader && container->source_->size() <= kCountBelow) {
+        // A small stream is decoded once to know its size: a trailer's or index's claim is not
+        // the content (lzip trailers can be faked), and a damaged stream fails here with the
+        // decoder's own error and offset.
+        auto counted = countContent(**r);
+        if (!counted)
+            return std::move(counted).error();
+        if (*counted)
+            container->facts_.size = **counted;
+    }
     container->libarchiveFormat_ = (*r)->formatName();
     const int base = (*r)->formatCode() & ARCHIVE_FORMAT_BASE_MASK;
     container->appendable_ = base == ARCHIVE_FORMAT_TAR || base == ARCHIVE_FORMAT_CPIO || base == ARCHIVE_FORMAT_AR;

@@ -100,6 +100,26 @@ Result<size_t> ArchiveEntrySource::readAt(uint64_t offset, std::span<char> buf) 
         done += *got;
         decoded_ += *got;
     }
+    if (decoded_ < size_ && done < want)
+        return Error::format(name_, std::nullopt,
+                             QStringLiteral("the decoded data ends at byte %1, not at the %2 bytes %3")
+                                 .arg(decoded_)
+                                 .arg(size_)
+                                 .arg(mode_ == LibarchiveReader::Mode::SingleCompressed ? QStringLiteral("the stream's trailer or index gives")
+                                                                                       : QStringLiteral("its header gives")));
+    if (decoded_ == size_ && mode_ == LibarchiveReader::Mode::SingleCompressed) {
+        // A single stream's size comes from its trailer or index, which the decoder does not
+        // always check (lzip's trailers can be faked): the stream must end exactly there.
+        char probe = 0;
+        auto more = reader_->read(std::span(&probe, 1));
+        if (!more)
+            return std::move(more).error();
+        if (*more != 0)
+            return Error::format(name_, std::nullopt,
+                                 QStringLiteral("decodes to more than the %1 bytes the stream's trailer or index gives").arg(size_));
+        reader_.reset(); // at the end: a later read restarts
+        decoded_ = 0;
+    }
     return done;
 }
 

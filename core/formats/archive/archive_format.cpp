@@ -2,6 +2,7 @@
 #include "archive_format.h"
 
 #include "archive_container.h"
+#include "compression_magic.h"
 #include "vfs/problems.h"
 
 #include <archive.h>
@@ -40,6 +41,10 @@ static int probeCompressed(const ProbeInput &input)
 {
     if (input.head.empty() || input.quick)
         return 0;
+    // A compression magic settles it: a damaged stream then fails to open with its decoder's
+    // error and offset, not as an unknown format.
+    if (hasCompressionMagic(QByteArrayView(input.head.data(), qsizetype(input.head.size()))))
+        return 30;
     const ProblemScope quiet([](const Error &) {});
     auto reader = LibarchiveReader::open(input.source, LibarchiveReader::Mode::SingleCompressed);
     return reader && !(*reader)->filterNames().isEmpty() ? 30 : 0;

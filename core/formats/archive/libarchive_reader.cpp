@@ -336,6 +336,17 @@ Result<bool> LibarchiveReader::next(Entry &entry)
         return error(QStringLiteral("cannot read entry header"));
     fill(raw, entry);
     unreadable_ = false;
+    if (mode_ == Mode::Archives) {
+        const char *rawPath = archive_entry_pathname(raw);
+        if (!rawPath)
+            rawPath = archive_entry_pathname_utf8(raw);
+        if (!rawPath || !*rawPath) {
+            // As bsdtar: an entry without a name cannot be listed or extracted; say so.
+            const la_int64_t at = archive_read_header_position(archive_);
+            reportProblem(Error::format(source_->name(), at >= 0 ? std::optional<uint64_t>(uint64_t(at)) : std::nullopt,
+                                        QStringLiteral("entry %1 has an empty name: skipped").arg(entriesRead_ + 1)));
+        }
+    }
     if (rc == ARCHIVE_WARN || rc == ARCHIVE_FAILED) {
         const char *text = archive_error_string(archive_);
         const QString what = text && *text ? QString::fromUtf8(text) : QStringLiteral("libarchive reported a problem");
@@ -360,6 +371,9 @@ Result<bool> LibarchiveReader::next(Entry &entry)
             entry.dataOffset = uint64_t(at);
     }
     contentSize_ = entry.size == kUnknown ? kUnknown : entry.size;
+    sparse_ = archive_entry_sparse_count(raw) > 0;
+    contentPath_ = entry.path;
+    emptyBlocks_ = 0;
     contentPos_ = 0;
     blockData_ = nullptr;
     blockLeft_ = 0;
@@ -377,22 +391,53 @@ Result<LibarchiveReader::Block> LibarchiveReader::readBlock()
     la_int64_t offset = 0;
     readSize_ = kBlockSize;
     const int rc = archive_read_data_block(archive_, &data, &size, &offset);
-    if (rc == ARCHIVE_EOF)
+    if (rc == ARCHIVE_EOF) {
+        block.end = true;
         return block;
-    if (rc < ARCHIVE_WARN)
-        return error(QStringLiteral("cannot read entry data"));
+    }
+    // A warning while data is read is a checksum mismatch (zip, 7z, LHA, RAR) or a decoder that
+    // gave up: whatever it handed back is not the entry's content.
+    if (rc != ARCHIVE_OK)
+        return contentError(rc == ARCHIVE_WARN ? QStringLiteral("the entry's data does not check out")
+                                               : QStringLiteral("cannot read the entry's data"));
     block.data = static_cast<const char *>(data);
     block.size = size;
     block.offset = offset;
     return block;
 }
 
+Error LibarchiveReader::contentError(const QString &what) const
+{
+    if (sourceError_)
+        return *sourceError_;
+    const char *text = archive_error_string(archive_);
+    QString message = QStringLiteral("at byte %1 of the entry: %2").arg(contentPos_).arg(what);
+    if (text && *text)
+        message += QStringLiteral(": ") + QString::fromUtf8(text);
+    const QString name = contentPath_.isEmpty() ? source_->name() : source_->name() + QStringLiteral("!/") + bytesToText(contentPath_);
+    return Error::format(name, position_, message);
+}
+
 // Built on libarchive's blocks rather than archive_read_data(): that one stops at the last data
-// block, so a sparse member ending in a hole (or all hole) came out short or empty.
+// block, so a sparse member ending in a hole (or all hole) came out short or empty. Zeros are
+// written only where the entry's sparse map says there is a hole; anything else missing is an
+// error, never padding.
+// Empty blocks in a row, with no input taken, before a decoder is taken to be stuck.
+static constexpr int kMaxEmptyBlocks = 1 << 12;
+
+bool LibarchiveReader::stuck()
+{
+    if (position_ != emptyBlocksAt_) {
+        emptyBlocksAt_ = position_;
+        emptyBlocks_ = 0;
+    }
+    return ++emptyBlocks_ > kMaxEmptyBlocks;
+}
+
 Result<size_t> LibarchiveReader::read(std::span<char> out)
 {
     if (unreadable_)
-        return Error::format(source_->name(), std::nullopt, QStringLiteral("entry cannot be read: %1").arg(QString::fromUtf8(archive_error_string(archive_))));
+        return contentError(QStringLiteral("libarchive cannot use it"));
     size_t done = 0;
     while (done < out.size()) {
         if (contentSize_ != kUnknown && contentPos_ >= contentSize_)
@@ -401,11 +446,16 @@ Result<size_t> LibarchiveReader::read(std::span<char> out)
             auto block = readBlock();
             if (!block)
                 return std::move(block).error();
-            if (block->data == nullptr && block->size == 0) {
+            if (block->end) {
                 blocksDone_ = true;
+            } else if (block->size == 0) {
+                if (stuck())
+                    return contentError(QStringLiteral("the decoder makes no progress"));
             } else {
                 if (uint64_t(block->offset) < contentPos_)
-                    return Error::format(source_->name(), position_, QStringLiteral("sparse blocks out of order in the entry"));
+                    return contentError(QStringLiteral("data blocks out of order"));
+                if (uint64_t(block->offset) > contentPos_ && !sparse_)
+                    return contentError(QStringLiteral("the decoder skipped to byte %1, and the entry has no holes").arg(block->offset));
                 blockData_ = block->data;
                 blockLeft_ = block->size;
                 blockOffset_ = uint64_t(block->offset);
@@ -415,22 +465,48 @@ Result<size_t> LibarchiveReader::read(std::span<char> out)
         size_t n = out.size() - done;
         if (blockLeft_ > 0 && contentPos_ >= blockOffset_) {
             n = std::min(n, blockLeft_);
-            if (contentSize_ != kUnknown)
+            if (contentSize_ != kUnknown) {
+                if (contentPos_ + blockLeft_ > contentSize_)
+                    return contentError(QStringLiteral("more data than the %1 bytes its header gives").arg(contentSize_));
                 n = size_t(std::min<uint64_t>(n, contentSize_ - contentPos_));
+            }
             std::memcpy(out.data() + done, blockData_, n);
             blockData_ += n;
             blockLeft_ -= n;
             blockOffset_ += n;
         } else {
-            // A hole: before the next block, or after the last one up to the recorded size.
-            uint64_t holeEnd = blocksDone_ || blockLeft_ == 0 ? contentSize_ : blockOffset_;
+            // A hole of a sparse entry: before the next block, or after the last one up to the
+            // recorded size.
+            const uint64_t holeEnd = blocksDone_ || blockLeft_ == 0 ? contentSize_ : blockOffset_;
             if (holeEnd == kUnknown)
                 break; // nothing records a size: the content ends with the data
+            if (!sparse_)
+                return contentError(QStringLiteral("the data ends at byte %1 of the %2 its header gives").arg(contentPos_).arg(contentSize_));
             n = size_t(std::min<uint64_t>(n, holeEnd - contentPos_));
             std::memset(out.data() + done, 0, n);
         }
         done += n;
         contentPos_ += n;
+    }
+    if (contentSize_ != kUnknown && contentPos_ >= contentSize_ && !blocksDone_) {
+        // The header's size is reached: the decoder must agree that the entry ends here. The
+        // call that returns the end is where libarchive checks a zip's CRC and sizes, so it is
+        // made before the last bytes are handed out.
+        if (blockLeft_ > 0)
+            return contentError(QStringLiteral("more data than the %1 bytes its header gives").arg(contentSize_));
+        auto block = readBlock();
+        if (!block)
+            return std::move(block).error();
+        while (!block->end && block->size == 0) { // a decoder still taking in input
+            if (stuck())
+                return contentError(QStringLiteral("the decoder makes no progress"));
+            block = readBlock();
+            if (!block)
+                return std::move(block).error();
+        }
+        if (!block->end)
+            return contentError(QStringLiteral("more data than the %1 bytes its header gives").arg(contentSize_));
+        blocksDone_ = true;
     }
     return done;
 }

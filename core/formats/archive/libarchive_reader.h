@@ -41,14 +41,19 @@ public:
     // use (FAILED) is returned marked unreadable, with the reason; only FATAL is an error.
     Result<bool> next(Entry &entry);
     // Reads content of the current entry, holes of sparse entries as zeros, up to the size the
-    // header gives (a trailing hole too); 0 at its end.
+    // header gives (a trailing hole too); 0 at its end. Exactly what the decoder produced: an
+    // entry that ends short of its size, runs past it, or whose read warned (a checksum
+    // mismatch) is an error naming the entry and the offset.
     Result<size_t> read(std::span<char> out);
     // The current entry's content as libarchive's own blocks (no copy): offset within the entry.
-    // Empty block at the end.
+    // `end` at its end. A block may be empty without being the end: LHA and RAR5 hand back
+    // nothing while their decoder takes in more input (the old reading of that as the end
+    // padded whole entries with zeros).
     struct Block {
         const char *data = nullptr;
         size_t size = 0;
         int64_t offset = 0;
+        bool end = false;
     };
     Result<Block> readBlock();
 
@@ -63,6 +68,8 @@ public:
 private:
     LibarchiveReader(SourcePtr source, Mode mode);
     Error error(const QString &what) const;
+    Error contentError(const QString &what) const; // names the current entry and where in it
+    bool stuck(); // one more empty block: has the decoder stopped making progress?
     QString entryName(const Entry &entry) const;
     QByteArray intern(const char *name);
     void fill(archive_entry *raw, Entry &entry);
@@ -91,6 +98,10 @@ private:
     size_t blockLeft_ = 0;
     uint64_t blockOffset_ = 0;
     bool blocksDone_ = false;
+    int emptyBlocks_ = 0; // in a row, since the source was last at emptyBlocksAt_
+    uint64_t emptyBlocksAt_ = 0;
+    bool sparse_ = false; // the entry has a sparse map: only there are holes zeros
+    QByteArray contentPath_; // the current entry, for errors
     bool mtree_ = false;
     bool unreadable_ = false;
 };

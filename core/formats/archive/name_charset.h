@@ -6,6 +6,8 @@
 // container keeps the charset it was opened with, for every later read of its entries.
 
 #include <QByteArray>
+#include <QList>
+#include <span>
 
 namespace asc {
 
@@ -24,6 +26,19 @@ private:
     QByteArray charset_;
     const QByteArray *outer_;
 };
+
+// The legacy charsets a user can pick for names (the window's View > Name Encoding), with a
+// label, in menu order.
+struct NamedCharset {
+    const char *charset;
+    const char *label;
+};
+std::span<const NamedCharset> legacyNameCharsets();
+
+// Every charset names may be converted from or to in this process: the legacy ones, and those
+// libarchive's readers use on their own (LHA's CP932, UTF-16 in 7z, Joliet, LHA level 2).
+// A sandboxed worker opens their converters before its lockdown (iconv loads them as modules).
+QList<QByteArray> nameConversionCharsets();
 
 // Whether iconv knows the charset (names a usage error can point at).
 bool isKnownCharset(const QByteArray &charset);

@@ -4,6 +4,7 @@
 #include "bzip2_stream.h"
 #include "gzip_stream.h"
 #include "lz4_stream.h"
+#include "lzop_stream.h"
 #include "xz_stream.h"
 #include "zstd_stream.h"
 
@@ -28,6 +29,8 @@ Compression recogniseCompression(QByteArrayView head)
         return Compression::Zstd;
     if (starts({0x04, 0x22, 0x4d, 0x18}))
         return Compression::Lz4;
+    if (starts({0x89, 'L', 'Z', 'O', 0x00, 0x0d, 0x0a, 0x1a, 0x0a}))
+        return Compression::Lzop;
     // "BZh", the level, then a block or (an empty stream) the end marker: "BZh" alone is text.
     if (head.size() >= 10 && starts({'B', 'Z', 'h'}) && head[3] >= '1' && head[3] <= '9') {
         const auto magic = head.sliced(4, 6);
@@ -45,6 +48,7 @@ QString compressionName(Compression c)
     case Compression::Zstd: return QStringLiteral("zstd");
     case Compression::Bzip2: return QStringLiteral("bzip2");
     case Compression::Lz4: return QStringLiteral("lz4");
+    case Compression::Lzop: return QStringLiteral("lzop");
     case Compression::None: break;
     }
     return QStringLiteral("none");
@@ -80,6 +84,7 @@ Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int ma
         case Compression::Zstd: next = std::make_unique<ZstdStream>(std::move(peekable), layer); break;
         case Compression::Bzip2: next = std::make_unique<Bzip2Stream>(std::move(peekable), layer); break;
         case Compression::Lz4: next = std::make_unique<Lz4Stream>(std::move(peekable), layer); break;
+        case Compression::Lzop: next = std::make_unique<LzopStream>(std::move(peekable), layer); break;
         case Compression::None: break;
         }
         decoded.filters.prepend(compressionName(c));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Recognises the compression of a file by its first bytes and stacks our decoders over it
-// (gzip, xz, zstd, bzip2, lz4), again for what comes out, up to a depth limit: a gzip inside a
+// (gzip, xz, zstd, bzip2, lz4, lzop), again for what comes out, up to a depth limit: a gzip inside a
 // gzip inside a gzip... (a stream that decompresses to itself) ends with an error, not forever.
 // Formats we have no faster decoder for (lzip, compress, lz4's legacy format) are left to
 // libarchive.
@@ -17,12 +17,13 @@ enum class Compression { None,
                          Xz,
                          Zstd,
                          Bzip2,
-                         Lz4 };
+                         Lz4,
+                         Lzop };
 
 // From the first kRecogniseBytes bytes.
 constexpr qsizetype kRecogniseBytes = 10;
 Compression recogniseCompression(QByteArrayView head);
-QString compressionName(Compression c); // "gzip", "xz", "zstd", "bzip2", "lz4" (libarchive's names)
+QString compressionName(Compression c); // "gzip", "xz", "zstd", "bzip2", "lz4", "lzop" (libarchive's names)
 
 struct DecodedStream {
     StreamPtr stream; // the innermost output (the source itself when nothing is compressed)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "file_requests.h"
 
+#include "formats/archive/name_charset.h"
 #include "formats/image/disk_image.h"
 #include "io/atomic_file.h"
 #include "io/byte_text.h"
@@ -244,7 +245,7 @@ void prepareToOpenNothing(const QByteArray &nameCharset)
 {
     // iconv's converters are shared objects loaded on first use; an open converter keeps its
     // module loaded, so these stay open on purpose.
-    QList<QByteArray> charsets = {"UTF-8", "UTF-16LE", "UTF-16BE", "CP437", "CP1252", "ISO-8859-1"};
+    QList<QByteArray> charsets = nameConversionCharsets();
     if (!nameCharset.isEmpty())
         charsets << nameCharset;
     for (const QByteArray &charset : charsets) {
