@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "name_encoding_menu.h"
 
-#include "formats/archive/name_charset.h"
+#include "open/reading_policy.h"
 
 #include <QActionGroup>
 #include <vector>
