@@ -219,7 +219,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     if (entry.encrypted)
         html += row(tr("Encrypted"), tr("yes: content cannot be read"));
     if (entry.unsafePath)
-        html += row(tr("Unsafe path"), tr("absolute or with '..': never extracted"));
+        html += row(tr("Unsafe path"), tr("a '..' in its name, or a link to an absolute path: never extracted"));
     if (!entry.problem.isEmpty())
         html += row(tr("Unreadable"), QString::fromUtf8(entry.problem));
     if (!isValidUtf8(entry.path))

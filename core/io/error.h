@@ -12,6 +12,7 @@ enum class ErrorKind {
     System, // a system call failed (errnum is set)
     Format, // the input is not what its format says
     Unsupported, // valid input using something we refuse (encryption, ...)
+    Checksum, // an entry decoded, but not to what its checksum says: that entry only is bad
     NotFound, // a path inside a container does not exist
     Limit, // a configured safety limit was hit
     Cancelled, // the caller asked to stop

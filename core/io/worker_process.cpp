@@ -8,6 +8,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <exception>
 #include <new>
 #include <poll.h>
 #include <sys/resource.h>
@@ -57,6 +58,20 @@ void becomeWorker()
     for (int crash : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
         std::signal(crash, SIG_DFL);
     std::set_new_handler(&outOfMemory);
+    // Not every failed allocation goes through operator new: Qt's containers throw bad_alloc
+    // themselves, and so may a decoder thread. Uncaught, on any thread, that is the memory
+    // limit, not a crash (signal 6).
+    std::set_terminate([] {
+        if (const std::exception_ptr current = std::current_exception()) {
+            try {
+                std::rethrow_exception(current);
+            } catch (const std::bad_alloc &) {
+                outOfMemory();
+            } catch (...) {
+            }
+        }
+        std::abort();
+    });
 }
 
 WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limits)

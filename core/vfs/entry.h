@@ -46,7 +46,7 @@ struct Entry {
     EntryType type = EntryType::File;
     bool encrypted = false;
     bool hasMtime = false;
-    bool unsafePath = false; // absolute or with ".." in the archive: never extracted
+    bool unsafePath = false; // a ".." in its name (or a hardlink to an absolute path): never extracted
     bool opaque = false; // content with no format of its own to open (an extended partition's EBR chain)
 
     QByteArray name() const; // last path component

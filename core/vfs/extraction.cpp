@@ -277,8 +277,8 @@ public:
             if (!got) {
                 discard();
                 refuse(entry.path, got.error().withoutFile());
-                if (got.error().kind == ErrorKind::Unsupported)
-                    return true; // e.g. an encrypted entry: the others can still be read
+                if (got.error().kind == ErrorKind::Unsupported || got.error().kind == ErrorKind::Checksum)
+                    return true; // an encrypted or damaged entry: the others can still be read
                 // A broken stream cannot go on to the next entry reliably.
                 report_.stopped = got.error();
                 return false;
@@ -431,7 +431,7 @@ public:
     Result<bool> extractEntry(const Entry &entry, const Container::ContentReader &read)
     {
         if (entry.unsafePath) {
-            refuse(entry.path, QStringLiteral("absolute path or '..' component: refusing to leave the target directory"));
+            refuse(entry.path, QStringLiteral("a '..' component or a link to an absolute path: refusing to leave the target directory"));
             return true;
         }
         if (entry.path.isEmpty())

@@ -88,11 +88,13 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT) as t:
         QVERIFY(!QFile::exists(QStringLiteral("/abs-evil.txt")));
 
         // Each refusal is reported on its own line.
-        for (const char *name : {"../evil.txt", "sub/../../evil2.txt", "/abs-evil.txt", "link/through-link.txt", "abslink/evil3.txt", "hl-out", "hl-abs", "fifo"})
+        for (const char *name : {"../evil.txt", "sub/../../evil2.txt", "link/through-link.txt", "abslink/evil3.txt", "hl-out", "hl-abs", "fifo"})
             QVERIFY2(r.err.contains(QByteArray("!/") + name + ": refused") || r.err.contains(QByteArray(name) + ": refused"), name);
         // The rest is extracted.
         QCOMPARE(test::sha256File(target + QStringLiteral("/good.txt")), test::sha256("good\n"));
         QCOMPARE(test::sha256File(target + QStringLiteral("/after.txt")), test::sha256("still extracted\n"));
+        // An absolute name lands below the target, as bsdtar and GNU tar put it.
+        QCOMPARE(test::sha256File(target + QStringLiteral("/abs-evil.txt")), test::sha256("evil\n"));
         QCOMPARE(test::sha256File(target + QStringLiteral("/hl-good")), test::sha256("good\n"));
         QVERIFY(QFileInfo(target + QStringLiteral("/link")).isSymLink());
         struct stat st {};

@@ -49,6 +49,7 @@ RunResult run(const QString &program, const QStringList &args, int timeoutMs, co
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     environment.insert(QStringLiteral("ARCHIVESCOPE_WORK_FILE"), workFile);
     process.setProcessEnvironment(environment);
+    process.setStandardInputFile(QProcess::nullDevice()); // nothing waits on a prompt
     process.start(program, args);
     RunResult result;
     if (!process.waitForStarted(10000)) {

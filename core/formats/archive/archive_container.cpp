@@ -116,8 +116,6 @@ Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::
             container->facts_.size = **counted;
     }
     container->libarchiveFormat_ = (*r)->formatName();
-    const int base = (*r)->formatCode() & ARCHIVE_FORMAT_BASE_MASK;
-    container->appendable_ = base == ARCHIVE_FORMAT_TAR || base == ARCHIVE_FORMAT_CPIO || base == ARCHIVE_FORMAT_AR;
     container->filters_ = (*r)->filterNames();
     container->formatName_ = shortFormatName(container->libarchiveFormat_, mode);
     if (mode == LibarchiveReader::Mode::SingleCompressed && !container->filters_.isEmpty())

@@ -19,7 +19,9 @@ public:
     Result<SourcePtr> open(const Entry &entry) override;
     QJsonObject info() const override;
     const SourcePtr &source() const override { return source_; }
-    bool mayRepeatNames() const override { return appendable_; }
+    // Any archive may carry a name twice (a tar appended to, a zip or LHA written twice over):
+    // the last one counts, as it does when bsdtar extracts.
+    bool mayRepeatNames() const override { return true; }
 
 private:
     ArchiveContainer(SourcePtr source, LibarchiveReader::Mode mode);
@@ -32,7 +34,6 @@ private:
     QString formatName_;
     QString libarchiveFormat_;
     QStringList filters_;
-    bool appendable_ = false; // tar, cpio, ar: streams that can be appended to
     QByteArray charset_; // names decoded from this (empty: as stored), fixed at open
     CompressedFacts facts_; // single compressed files only
 };

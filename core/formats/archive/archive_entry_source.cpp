@@ -106,7 +106,7 @@ Result<size_t> ArchiveEntrySource::readAt(uint64_t offset, std::span<char> buf) 
                                  .arg(decoded_)
                                  .arg(size_)
                                  .arg(mode_ == LibarchiveReader::Mode::SingleCompressed ? QStringLiteral("the stream's trailer or index gives")
-                                                                                       : QStringLiteral("its header gives")));
+                                                                                        : QStringLiteral("its header gives")));
     if (decoded_ == size_ && mode_ == LibarchiveReader::Mode::SingleCompressed) {
         // A single stream's size comes from its trailer or index, which the decoder does not
         // always check (lzip's trailers can be faked): the stream must end exactly there.

@@ -27,6 +27,10 @@ static int probeArchive(const ProbeInput &input)
     // carry their own signature and are empty archives.
     if (any && !*any && base == ARCHIVE_FORMAT_TAR && input.source->size() > 20480)
         return 0;
+    // A compressed stream that decodes to nothing is one empty file (the single-stream format),
+    // not an empty archive.
+    if (base == ARCHIVE_FORMAT_EMPTY && (*reader)->decompresses())
+        return 0;
     // libarchive's mtree bidder takes almost any line of text for a manifest: only a file that
     // says it is one (the "#mtree" signature) or is named so counts.
     if (base == ARCHIVE_FORMAT_MTREE) {

@@ -27,6 +27,7 @@ static constexpr size_t kBlockSize = 1 << 20;
 // almost all of its bytes); with small ones it skips what it does not need, as GNU tar does.
 // Entry data is read in whole blocks.
 static constexpr size_t kHeaderReadSize = 16 << 10;
+static constexpr size_t kFirstReadSize = 64 << 10;
 // Compressed inputs from this size on are decoded on a second thread.
 static constexpr uint64_t kThreadedInput = uint64_t(4) << 20;
 
@@ -65,6 +66,7 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
         archive_read_support_format_all(a);
     } else {
         archive_read_support_format_raw(a);
+        archive_read_support_format_empty(a); // a stream that decodes to nothing (next() makes its entry)
     }
     if (!nameCharset.isEmpty() && mode == Mode::Archives) {
         // Every reader that knows the option takes it; an unknown charset fails here, by name.
@@ -117,7 +119,10 @@ ssize_t LibarchiveReader::readCallback(archive *, void *self, const void **buffe
     // are read only their pages are touched (an open archive costs its reads, not 1 MiB).
     if (!r->block_)
         r->block_.reset(new char[kBlockSize]);
-    auto got = r->source_->readAt(r->position_, std::span(r->block_.get(), r->readSize_));
+    // The bidders see what bsdtar's first 64 KiB read shows them (an LHA self-extractor's first
+    // header lies past 20 KiB of program, beyond the search a 16 KiB read lets libarchive make).
+    const size_t want = r->position_ == 0 ? std::max(r->readSize_, kFirstReadSize) : r->readSize_;
+    auto got = r->source_->readAt(r->position_, std::span(r->block_.get(), want));
     if (!got) {
         r->sourceError_ = got.error();
         return -1;
@@ -193,14 +198,16 @@ static bool isClean(const QByteArray &raw)
     return true;
 }
 
-QByteArray normaliseArchivePath(const QByteArray &raw, bool *unsafe)
+QByteArray normaliseArchivePath(const QByteArray &raw, bool *unsafe, bool *absolute)
 {
+    if (absolute)
+        *absolute = raw.startsWith('/');
     if (isClean(raw)) {
         if (unsafe)
             *unsafe = false;
         return raw;
     }
-    bool bad = raw.startsWith('/');
+    bool bad = false;
     QByteArray out;
     out.reserve(raw.size());
     qsizetype i = 0;
@@ -263,9 +270,10 @@ void LibarchiveReader::fill(archive_entry *raw, Entry &entry)
         entry.path = normaliseArchivePath(QByteArray(path ? path : ""), &entry.unsafePath);
     }
     if (entry.type == EntryType::Hardlink) {
-        bool unsafe = false;
-        entry.target = normaliseArchivePath(QByteArray(archive_entry_hardlink(raw)), &unsafe);
-        entry.unsafePath = entry.unsafePath || unsafe;
+        // A link to an absolute path names something outside the archive: refused.
+        bool unsafe = false, absolute = false;
+        entry.target = normaliseArchivePath(QByteArray(archive_entry_hardlink(raw)), &unsafe, &absolute);
+        entry.unsafePath = entry.unsafePath || unsafe || absolute;
     } else if (entry.type == EntryType::Symlink) {
         const char *target = archive_entry_symlink(raw);
         entry.target = QByteArray(target ? target : "");
@@ -307,6 +315,8 @@ static constexpr int kMaxRetries = 1 << 20;
 
 Result<bool> LibarchiveReader::next(Entry &entry)
 {
+    if (ended_) // libarchive is not asked again after its end
+        return false;
     archive_entry *raw = nullptr;
     int rc = ARCHIVE_OK;
     std::optional<uint64_t> damagedAt;
@@ -330,8 +340,26 @@ Result<bool> LibarchiveReader::next(Entry &entry)
         if (++retries >= kMaxRetries || (archive_read_header_position(archive_) == before && position_ == consumedBefore && retries > 64))
             return error(QStringLiteral("cannot find the next valid header"));
     }
-    if (rc == ARCHIVE_EOF)
-        return false;
+    if (rc == ARCHIVE_EOF) {
+        ended_ = true;
+        // A compressed stream that decodes to nothing (xz good-0-empty, an empty .zst) is still
+        // one file, of 0 bytes, as gzip -d, xz -d and bsdtar make it; libarchive's raw format
+        // has no header to give for it.
+        if (mode_ != Mode::SingleCompressed || entriesRead_ > 0 || !decompresses())
+            return false;
+        entry = Entry{};
+        entry.type = EntryType::File;
+        entry.path = stripCompressionSuffix(source_->name()).toUtf8();
+        entry.size = 0;
+        entry.mode = 0644;
+        entry.ordinal = entriesRead_++;
+        contentSize_ = 0;
+        contentPos_ = 0;
+        blockLeft_ = 0;
+        blocksDone_ = true;
+        unreadable_ = false;
+        return true;
+    }
     if (rc == ARCHIVE_FATAL || !raw)
         return error(QStringLiteral("cannot read entry header"));
     fill(raw, entry);
@@ -397,9 +425,14 @@ Result<LibarchiveReader::Block> LibarchiveReader::readBlock()
     }
     // A warning while data is read is a checksum mismatch (zip, 7z, LHA, RAR) or a decoder that
     // gave up: whatever it handed back is not the entry's content.
+    if (rc == ARCHIVE_WARN) {
+        // The stream itself is whole: the next entry can still be read, as bsdtar goes on.
+        Error mismatch = contentError(QStringLiteral("the entry's data does not check out"));
+        mismatch.kind = ErrorKind::Checksum;
+        return mismatch;
+    }
     if (rc != ARCHIVE_OK)
-        return contentError(rc == ARCHIVE_WARN ? QStringLiteral("the entry's data does not check out")
-                                               : QStringLiteral("cannot read the entry's data"));
+        return contentError(QStringLiteral("cannot read the entry's data"));
     block.data = static_cast<const char *>(data);
     block.size = size;
     block.offset = offset;
@@ -532,6 +565,15 @@ QStringList LibarchiveReader::filterNames() const
             names << QString::fromUtf8(archive_filter_name(archive_, i));
     }
     return names + ourFilters_; // libarchive's (if any) decode inside ours
+}
+
+bool LibarchiveReader::decompresses() const
+{
+    // rpm and uu unwrap, they do not decompress: an rpm whose payload is gone holds nothing.
+    for (const QString &name : filterNames())
+        if (name != QLatin1String("rpm") && name != QLatin1String("uu"))
+            return true;
+    return false;
 }
 
 } // namespace asc

@@ -60,6 +60,7 @@ public:
     QString formatName() const;
     int formatCode() const; // archive_format(): ARCHIVE_FORMAT_* (0 before the first header)
     QStringList filterNames() const;
+    bool decompresses() const; // a filter that decompresses (not only rpm's or uu's unwrapping)
     uint64_t entriesRead() const { return entriesRead_; }
     // Bytes of the underlying source consumed so far (for expansion-ratio limits).
     uint64_t sourcePosition() const { return position_; }
@@ -104,10 +105,13 @@ private:
     QByteArray contentPath_; // the current entry, for errors
     bool mtree_ = false;
     bool unreadable_ = false;
+    bool ended_ = false; // libarchive said EOF
 };
 
 // Normalises an archive path: strips leading "/" and "./", collapses "//" and "/./", drops a
-// trailing "/". Sets `unsafe` when the path was absolute or has ".." components.
-QByteArray normaliseArchivePath(const QByteArray &raw, bool *unsafe = nullptr);
+// trailing "/". Sets `unsafe` when the path has ".." components, `absolute` when it began with
+// "/". An absolute name is extracted below the target, as bsdtar, GNU tar and 7-Zip do (LHA
+// archivers on Windows and the Mac store "/dir/file" routinely); ".." is never followed.
+QByteArray normaliseArchivePath(const QByteArray &raw, bool *unsafe = nullptr, bool *absolute = nullptr);
 
 } // namespace asc

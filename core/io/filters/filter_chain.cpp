@@ -31,6 +31,9 @@ Compression recogniseCompression(QByteArrayView head)
         return Compression::Lz4;
     if (starts({0x89, 'L', 'Z', 'O', 0x00, 0x0d, 0x0a, 0x1a, 0x0a}))
         return Compression::Lzop;
+    // "LZIP" and a version byte: any version, so an unsupported one fails as lzip's error.
+    if (head.size() >= 5 && starts({'L', 'Z', 'I', 'P'}))
+        return Compression::Lzip;
     // "BZh", the level, then a block or (an empty stream) the end marker: "BZh" alone is text.
     if (head.size() >= 10 && starts({'B', 'Z', 'h'}) && head[3] >= '1' && head[3] <= '9') {
         const auto magic = head.sliced(4, 6);
@@ -49,6 +52,7 @@ QString compressionName(Compression c)
     case Compression::Bzip2: return QStringLiteral("bzip2");
     case Compression::Lz4: return QStringLiteral("lz4");
     case Compression::Lzop: return QStringLiteral("lzop");
+    case Compression::Lzip: return QStringLiteral("lzip");
     case Compression::None: break;
     }
     return QStringLiteral("none");
@@ -85,6 +89,9 @@ Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int ma
         case Compression::Bzip2: next = std::make_unique<Bzip2Stream>(std::move(peekable), layer); break;
         case Compression::Lz4: next = std::make_unique<Lz4Stream>(std::move(peekable), layer); break;
         case Compression::Lzop: next = std::make_unique<LzopStream>(std::move(peekable), layer); break;
+        case Compression::Lzip:
+            next = std::make_unique<XzStream>(std::move(peekable), layer, 1, size_t(1) << 20, XzStream::Container::Lzip);
+            break;
         case Compression::None: break;
         }
         decoded.filters.prepend(compressionName(c));

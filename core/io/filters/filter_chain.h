@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // Recognises the compression of a file by its first bytes and stacks our decoders over it
-// (gzip, xz, zstd, bzip2, lz4, lzop), again for what comes out, up to a depth limit: a gzip inside a
+// (gzip, xz, zstd, bzip2, lz4, lzop, lzip), again for what comes out, up to a depth limit: a gzip inside a
 // gzip inside a gzip... (a stream that decompresses to itself) ends with an error, not forever.
-// Formats we have no faster decoder for (lzip, compress, lz4's legacy format) are left to
+// Formats we have no decoder for (compress, lz4's legacy format, lzma_alone) are left to
 // libarchive.
 
 #include "byte_stream.h"
@@ -18,12 +18,13 @@ enum class Compression { None,
                          Zstd,
                          Bzip2,
                          Lz4,
-                         Lzop };
+                         Lzop,
+                         Lzip };
 
 // From the first kRecogniseBytes bytes.
 constexpr qsizetype kRecogniseBytes = 10;
 Compression recogniseCompression(QByteArrayView head);
-QString compressionName(Compression c); // "gzip", "xz", "zstd", "bzip2", "lz4", "lzop" (libarchive's names)
+QString compressionName(Compression c); // "gzip", "xz", "zstd", "bzip2", "lz4", "lzop", "lzip" (libarchive's names)
 
 struct DecodedStream {
     StreamPtr stream; // the innermost output (the source itself when nothing is compressed)

@@ -7,12 +7,19 @@
 
 namespace asc {
 
-XzStream::XzStream(StreamPtr upstream, QString where, unsigned threads, size_t chunk)
+XzStream::XzStream(StreamPtr upstream, QString where, unsigned threads, size_t chunk, Container container)
     : input_(std::move(upstream), chunk),
-      where_(std::move(where))
+      where_(std::move(where)),
+      name_(container == Container::Lzip ? QStringLiteral("lzip") : QStringLiteral("xz"))
 {
+    if (container == Container::Lzip) {
+        // lzip members have no blocks to spread over threads: one decoder, same memory bound.
+        if (const lzma_ret rc = lzma_lzip_decoder(&stream_, kMemoryLimit, LZMA_CONCATENATED); rc != LZMA_OK)
+            startError_ = Error::make(ErrorKind::System, where_, QStringLiteral("cannot start the lzip decoder (liblzma error %1)").arg(int(rc)));
+        return;
+    }
     lzma_mt mt{};
-    mt.flags = LZMA_CONCATENATED;
+    mt.flags = LZMA_CONCATENATED | LZMA_TELL_UNSUPPORTED_CHECK;
     // Qt counts the CPUs this process may run on (sched_getaffinity): no file to read, so it works
     // in a worker that may not open any.
     mt.threads = threads ? threads : unsigned(std::max(1, QThread::idealThreadCount()));
@@ -30,16 +37,16 @@ XzStream::~XzStream()
     lzma_end(&stream_);
 }
 
-static QString lzmaText(lzma_ret rc)
+static QString lzmaText(lzma_ret rc, const QString &name)
 {
     switch (rc) {
-    case LZMA_FORMAT_ERROR: return QStringLiteral("not an xz stream");
-    case LZMA_OPTIONS_ERROR: return QStringLiteral("unsupported xz options");
-    case LZMA_DATA_ERROR: return QStringLiteral("corrupt xz data");
-    case LZMA_BUF_ERROR: return QStringLiteral("truncated: the file ends inside the xz stream");
+    case LZMA_FORMAT_ERROR: return QStringLiteral("not an %1 stream").arg(name);
+    case LZMA_OPTIONS_ERROR: return QStringLiteral("unsupported %1 options (version or dictionary size)").arg(name);
+    case LZMA_DATA_ERROR: return QStringLiteral("corrupt %1 data").arg(name);
+    case LZMA_BUF_ERROR: return QStringLiteral("truncated: the file ends inside the %1 stream").arg(name);
     case LZMA_MEM_ERROR: return QStringLiteral("out of memory");
     case LZMA_MEMLIMIT_ERROR: return QStringLiteral("the stream needs more than %1 MiB of memory to decode").arg(XzStream::kMemoryLimit >> 20);
-    case LZMA_UNSUPPORTED_CHECK: return QStringLiteral("unsupported integrity check");
+    case LZMA_UNSUPPORTED_CHECK: return QStringLiteral("unsupported integrity check: the data cannot be verified");
     default: return QStringLiteral("liblzma error %1").arg(int(rc));
     }
 }
@@ -69,7 +76,7 @@ Result<size_t> XzStream::read(std::span<char> out)
             done_ = true;
         } else if (rc != LZMA_OK) {
             // The offset of the compressed byte the decoder had reached.
-            return Error::format(where_, input_.offset(), QStringLiteral("xz: %1").arg(lzmaText(rc)));
+            return Error::format(where_, input_.offset(), QStringLiteral("%1: %2").arg(name_, lzmaText(rc, name_)));
         }
     }
     return produced;

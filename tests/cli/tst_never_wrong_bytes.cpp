@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+// Never a wrong byte, one test per class of the failures seen on third-party archives: an entry's
+// bytes are what its decoder produced (LHA and RAR5 hand back empty blocks while they decode; those
+// once came out as zeros), a checksum mismatch or a stream that ends short is an error naming the
+// entry (and leaves no file behind), a cpio hardlink set has its data under every name, a stream
+// that decodes to nothing is one empty file, lzop and lzip are decoded and checked by us, and the
+// last of two members of one name is the one read. Inputs are made here by the real tools.
+
+#include "test_files.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace asc;
+
+namespace {
+
+// Text that compresses well, as real files do (lh5's long matches, several MiB of window).
+QByteArray text(int lines, quint32 seed)
+{
+    static const char *const words[] = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"};
+    QByteArray out;
+    quint32 x = seed;
+    for (int i = 0; i < lines; ++i) {
+        for (int w = 0; w < 8; ++w) {
+            x = x * 1664525u + 1013904223u;
+            out += words[(x >> 16) % 10];
+            out += ' ';
+        }
+        out += QByteArray::number(i) + '\n';
+    }
+    return out;
+}
+
+// Flips one byte at `at` of the file.
+void flipByte(const QString &path, qint64 at)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QVERIFY(f.seek(at));
+    char c = 0;
+    QVERIFY(f.getChar(&c));
+    QVERIFY(f.seek(at));
+    QVERIFY(f.putChar(char(c ^ 0x55)));
+}
+
+QStringList filesUnder(const QString &root)
+{
+    QStringList files;
+    QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    while (it.hasNext())
+        files << QDir(root).relativeFilePath(it.next());
+    files.sort();
+    return files;
+}
+
+QByteArray readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
+}
+
+} // namespace
+
+class TestNeverWrongBytes : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+
+    QString make(const QString &name, const QByteArray &bytes) { return test::writeFile(dir_, name, bytes); }
+
+    // Runs a shell pipeline in the test folder (the tools' own command lines, as a user types them).
+    void sh(const QString &script)
+    {
+        const auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), script}, 120000, dir_.path());
+        QVERIFY2(r.exitCode == 0, (script.toUtf8() + ": " + r.err).constData());
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        for (const char *tool : {"lha", "cpio", "lzop", "lzip", "xz", "zstd", "lz4", "bzip2", "python3", "bsdtar"})
+            ASC_REQUIRE_TOOL(QString::fromLatin1(tool));
+    }
+
+    // lh5/lh6/lh7 long files: the decoder returns empty blocks while it reads input; every byte
+    // must still be the decoder's (this once printed 1.2 MB of zeros with exit 0).
+    void lhaLongFileIsDecoded_data()
+    {
+        QTest::addColumn<QString>("method");
+        QTest::newRow("lh5") << QStringLiteral("o5");
+        QTest::newRow("lh6") << QStringLiteral("o6");
+        QTest::newRow("lh7") << QStringLiteral("o7");
+    }
+    void lhaLongFileIsDecoded()
+    {
+        QFETCH(QString, method);
+        const QByteArray content = text(40000, 7);
+        make(QStringLiteral("long.txt"), content);
+        const QString archive = QStringLiteral("long-%1.lzh").arg(method);
+        sh(QStringLiteral("lha a%1q %2 long.txt").arg(method, archive));
+        for (const QString &sandbox : {QString(), QStringLiteral("--no-sandbox")}) {
+            QStringList args{QStringLiteral("cat"), dir_.filePath(archive) + QStringLiteral("!/long.txt")};
+            if (!sandbox.isEmpty())
+                args.prepend(sandbox);
+            const auto cat = test::runCli(args);
+            QVERIFY2(cat.exitCode == 0, cat.err.constData());
+            QCOMPARE(cat.out.size(), content.size());
+            QVERIFY(cat.out == content);
+        }
+    }
+
+    // A stored zip member whose bytes were changed: the decoder cannot notice, only the CRC-32.
+    void zipCrcMismatchIsAnError()
+    {
+        const QByteArray content = QByteArray(200000, 'z');
+        make(QStringLiteral("crc.txt"), content);
+        const QString zip = dir_.filePath(QStringLiteral("crc.zip"));
+        sh(QStringLiteral("python3 -c \"import zipfile; z = zipfile.ZipFile('crc.zip', 'w', zipfile.ZIP_STORED); "
+                          "z.write('crc.txt'); z.writestr('ok.txt', 'fine'); z.close()\""));
+        flipByte(zip, 100000);
+        const auto cat = test::runCli({QStringLiteral("cat"), zip + QStringLiteral("!/crc.txt")});
+        QCOMPARE(cat.exitCode, 1);
+        QVERIFY2(cat.err.contains("crc.zip!/crc.txt"), cat.err.constData());
+        QVERIFY2(cat.err.contains("does not check out"), cat.err.constData());
+
+        QTemporaryDir target;
+        const auto extract = test::runCli({QStringLiteral("extract"), zip, QStringLiteral("-C"), target.path()});
+        QCOMPARE(extract.exitCode, 1);
+        QVERIFY2(extract.err.contains("crc.txt"), extract.err.constData());
+        // The damaged member leaves nothing, not even a temporary file; the good one is there.
+        QCOMPARE(filesUnder(target.path()), QStringList{QStringLiteral("ok.txt")});
+    }
+
+    // An LHA member whose compressed data was changed: its CRC-16 (or the decoder) fails.
+    void lhaDamageIsAnError()
+    {
+        make(QStringLiteral("lha.txt"), text(20000, 3));
+        sh(QStringLiteral("lha aq damaged.lzh lha.txt"));
+        const QString archive = dir_.filePath(QStringLiteral("damaged.lzh"));
+        flipByte(archive, QFileInfo(archive).size() / 2);
+        const auto cat = test::runCli({QStringLiteral("cat"), archive + QStringLiteral("!/lha.txt")});
+        QCOMPARE(cat.exitCode, 1);
+        QVERIFY2(cat.err.contains("damaged.lzh!/lha.txt"), cat.err.constData());
+    }
+
+    // newc cpio keeps a hardlink set's data with its last link: every name gets it.
+    void cpioHardlinkSetHasDataUnderEveryName()
+    {
+        const QByteArray content = text(100, 11);
+        QDir(dir_.path()).mkpath(QStringLiteral("links"));
+        make(QStringLiteral("links/a"), content);
+        sh(QStringLiteral("cd links && ln a b && ln a c && ls | cpio -o -H newc --quiet > ../links.cpio"));
+        const QString archive = dir_.filePath(QStringLiteral("links.cpio"));
+        QTemporaryDir target;
+        const auto extract = test::runCli({QStringLiteral("extract"), archive, QStringLiteral("-C"), target.path()});
+        QVERIFY2(extract.exitCode == 0, extract.err.constData());
+        for (const char *name : {"a", "b", "c"}) {
+            QCOMPARE(readAll(target.filePath(QString::fromLatin1(name))), content);
+            const auto cat = test::runCli({QStringLiteral("cat"), archive + QStringLiteral("!/") + QString::fromLatin1(name)});
+            QVERIFY2(cat.exitCode == 0, cat.err.constData());
+            QCOMPARE(cat.out, content);
+        }
+    }
+
+    // A compressed stream of nothing is one file of 0 bytes, as gzip -d and xz -d make it.
+    void emptyCompressedStreamIsOneEmptyFile_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("suffix");
+        QTest::newRow("gzip") << QStringLiteral("gzip") << QStringLiteral("gz");
+        QTest::newRow("xz") << QStringLiteral("xz") << QStringLiteral("xz");
+        QTest::newRow("zstd") << QStringLiteral("zstd") << QStringLiteral("zst");
+        QTest::newRow("bzip2") << QStringLiteral("bzip2") << QStringLiteral("bz2");
+        QTest::newRow("lz4") << QStringLiteral("lz4") << QStringLiteral("lz4");
+        QTest::newRow("lzip") << QStringLiteral("lzip") << QStringLiteral("lz");
+    }
+    void emptyCompressedStreamIsOneEmptyFile()
+    {
+        QFETCH(QString, tool);
+        QFETCH(QString, suffix);
+        const QString name = QStringLiteral("nothing-%1.%2").arg(tool, suffix);
+        sh(QStringLiteral("printf '' | %1 -c > %2").arg(tool, name));
+        const auto ls = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), dir_.filePath(name)});
+        QVERIFY2(ls.exitCode == 0, ls.err.constData());
+        const QList<QByteArray> lines = ls.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 1);
+        const QJsonObject entry = QJsonDocument::fromJson(lines.first()).object();
+        QCOMPARE(entry.value(QStringLiteral("path")).toString(), QStringLiteral("nothing-%1").arg(tool));
+        QCOMPARE(entry.value(QStringLiteral("size")).toInt(-1), 0);
+        const auto cat = test::runCli({QStringLiteral("cat"), dir_.filePath(name) + QStringLiteral("!/nothing-") + tool});
+        QVERIFY2(cat.exitCode == 0, cat.err.constData());
+        QVERIFY(cat.out.isEmpty());
+    }
+
+    // .tar.lzo is decoded by our own filter (bsdtar would run the external lzop, which the sandbox
+    // forbids), in the sandboxed worker.
+    void lzopTarballIsRead()
+    {
+        const QByteArray content = text(5000, 5);
+        QDir(dir_.path()).mkpath(QStringLiteral("lzo"));
+        make(QStringLiteral("lzo/member.txt"), content);
+        sh(QStringLiteral("tar -C lzo -cf - member.txt | lzop -c > member.tar.lzo"));
+        const QString archive = dir_.filePath(QStringLiteral("member.tar.lzo"));
+        const auto info = test::runCli({QStringLiteral("info"), archive});
+        QVERIFY2(info.exitCode == 0, info.err.constData());
+        QVERIFY2(info.out.contains("lzop"), info.out.constData());
+        const auto cat = test::runCli({QStringLiteral("cat"), archive + QStringLiteral("!/member.txt")});
+        QVERIFY2(cat.exitCode == 0, cat.err.constData());
+        QVERIFY(cat.out == content);
+    }
+
+    // A damaged stream whose magic matched fails with its decoder's error and offset, never as
+    // "not a recognised archive", and never with exit 0.
+    void damagedStreamGivesTheDecodersError_data()
+    {
+        QTest::addColumn<QString>("tool");
+        QTest::addColumn<QString>("suffix");
+        QTest::newRow("xz") << QStringLiteral("xz") << QStringLiteral("xz");
+        QTest::newRow("gzip") << QStringLiteral("gzip") << QStringLiteral("gz");
+        QTest::newRow("lzip") << QStringLiteral("lzip") << QStringLiteral("lz");
+        QTest::newRow("lzop") << QStringLiteral("lzop") << QStringLiteral("lzo");
+    }
+    void damagedStreamGivesTheDecodersError()
+    {
+        QFETCH(QString, tool);
+        QFETCH(QString, suffix);
+        make(QStringLiteral("plain-%1").arg(tool), test::seededBytes(300000, 9) + text(3000, 1));
+        const QString name = QStringLiteral("damaged-%1.%2").arg(tool, suffix);
+        sh(QStringLiteral("%1 -c plain-%1 > %2").arg(tool, name));
+        flipByte(dir_.filePath(name), QFileInfo(dir_.filePath(name)).size() / 2);
+        const auto cat = test::runCli({QStringLiteral("cat"), dir_.filePath(name) + QStringLiteral("!/damaged-") + tool});
+        QCOMPARE(cat.exitCode, 1);
+        QVERIFY2(!cat.err.contains("not a recognised"), cat.err.constData());
+        QVERIFY2(cat.err.contains("offset"), cat.err.constData());
+    }
+
+    // What lzip refuses we refuse: an unknown version, a dictionary size out of range, a
+    // truncated member after the first ("LZIP" and nothing more).
+    void lzipHeadersAreChecked()
+    {
+        make(QStringLiteral("fox"), "The quick brown fox jumps over the lazy dog\n");
+        sh(QStringLiteral("lzip -c fox > fox.lz && cp fox.lz v2.lz && cp fox.lz dict.lz && cp fox.lz trailing.lz && printf LZIP >> trailing.lz"));
+        const QString good = dir_.filePath(QStringLiteral("fox.lz"));
+        const auto cat = test::runCli({QStringLiteral("cat"), good + QStringLiteral("!/fox")});
+        QVERIFY2(cat.exitCode == 0, cat.err.constData());
+        QCOMPARE(cat.out, QByteArray("The quick brown fox jumps over the lazy dog\n"));
+        {
+            QFile f(dir_.filePath(QStringLiteral("v2.lz")));
+            QVERIFY(f.open(QIODevice::ReadWrite) && f.seek(4) && f.putChar(2));
+        }
+        {
+            QFile f(dir_.filePath(QStringLiteral("dict.lz")));
+            QVERIFY(f.open(QIODevice::ReadWrite) && f.seek(5) && f.putChar(11)); // 2 KiB: below lzip's minimum
+        }
+        for (const char *bad : {"v2", "dict", "trailing"}) {
+            const QString path = dir_.filePath(QString::fromLatin1(bad) + QStringLiteral(".lz"));
+            const auto reference = test::run(QStringLiteral("lzip"), {QStringLiteral("-dc"), path});
+            QVERIFY2(reference.exitCode != 0, bad);
+            const auto ours = test::runCli({QStringLiteral("cat"), path + QStringLiteral("!/") + QString::fromLatin1(bad)});
+            QVERIFY2(ours.exitCode == 1, bad);
+            QVERIFY2(ours.err.contains("lzip"), ours.err.constData());
+        }
+    }
+
+    // Two members of one name: the last is the one read and extracted, as bsdtar extracts it.
+    void lastMemberOfANameIsRead()
+    {
+        sh(QStringLiteral("python3 -W ignore -c \"import zipfile; z = zipfile.ZipFile('twice.zip', 'w'); "
+                          "z.writestr('same.txt', 'first\\n'); z.writestr('same.txt', 'second\\n'); z.close()\""));
+        const QString zip = dir_.filePath(QStringLiteral("twice.zip"));
+        const auto cat = test::runCli({QStringLiteral("cat"), zip + QStringLiteral("!/same.txt")});
+        QVERIFY2(cat.exitCode == 0, cat.err.constData());
+        QCOMPARE(cat.out, QByteArray("second\n"));
+        QTemporaryDir theirs;
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-xf"), zip, QStringLiteral("-C"), theirs.path()}).exitCode, 0);
+        QCOMPARE(readAll(theirs.filePath(QStringLiteral("same.txt"))), cat.out);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNeverWrongBytes)
+#include "tst_never_wrong_bytes.moc"
