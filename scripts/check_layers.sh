@@ -28,4 +28,11 @@ for f in $(find app ui chart tools -name '*.cpp' -o -name '*.h' | sort); do
         status=1
     fi
 done
+# Long work runs on our pool (io/task_pool.h), never Qt's global one: Qt's painting waits for it.
+for f in $(find app ui chart tools core -name '*.cpp' -o -name '*.h' | sort); do
+    if grep -n 'QThreadPool::globalInstance\|QtConcurrent::run(' "$f" | grep -v 'QtConcurrent::run(taskPool()' | grep -q .; then
+        echo "check_layers: $f uses Qt's global thread pool: run on taskPool() (io/task_pool.h)" >&2
+        status=1
+    fi
+done
 exit $status

@@ -14,6 +14,7 @@
 #include "units.h"
 
 #include <QSplitter>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace asc::ui {
@@ -82,7 +83,7 @@ void BrowseView::connectLoader()
         if (layer == 0 && tree.childCount(EntryTree::kRoot) == 1)
             tree_->expand(proxy_->mapFromSource(model_->indexOf(tree.child(EntryTree::kRoot, 0))));
         if (filtering_)
-            tree_->expandAll();
+            scheduleExpandMatches();
         Q_EMIT busyChanged();
     });
     connect(loader_, &TreeLoader::revealStep, this, [this](int32_t node) { tree_->expand(proxy_->mapFromSource(model_->indexOf(node))); });
@@ -154,9 +155,42 @@ void BrowseView::setFilter(const QString &text, int nestedDepth)
         loader_->stopReadingEverything();
         return;
     }
-    // The filter searches the whole tree, not only what was expanded so far.
+    // The filter searches the whole tree, not only what was expanded so far: the loader reads
+    // it (nested archives only as deep as asked), and the view opens what matched.
     loader_->readEverything(nestedDepth);
-    tree_->expandAll();
+    scheduleExpandMatches();
+}
+
+void BrowseView::scheduleExpandMatches()
+{
+    if (expandPending_)
+        return;
+    expandPending_ = true;
+    QTimer::singleShot(0, this, [this] {
+        expandPending_ = false;
+        if (filtering_)
+            expandMatches();
+    });
+}
+
+void BrowseView::expandMatches()
+{
+    // Not expandAll(): that fetches every expandable row, and a row that is a nested archive
+    // fetches by opening it (thousands of .gz members in a tarball, each decoded from the
+    // start). A row with rows shown below it has them loaded already: expanding it reads nothing.
+    QList<QModelIndex> pending{QModelIndex()};
+    while (!pending.isEmpty()) {
+        const QModelIndex parent = pending.takeLast();
+        const int rows = proxy_->rowCount(parent);
+        for (int row = 0; row < rows; ++row) {
+            const QModelIndex child = proxy_->index(row, 0, parent);
+            if (proxy_->canFetchMore(child) || proxy_->rowCount(child) == 0)
+                continue;
+            if (!tree_->isExpanded(child))
+                tree_->expand(child);
+            pending.append(child);
+        }
+    }
 }
 
 void BrowseView::selectionChanged()

@@ -72,6 +72,9 @@ private:
     QList<int32_t> selectedNodes() const;
     QStringList extractForDrag(const QList<int32_t> &nodes);
     uint64_t bytesOf(const QList<int32_t> &nodes) const;
+    // While filtering: expands every row that shows matches below it, once per batch of rows.
+    void scheduleExpandMatches();
+    void expandMatches();
 
     TreeLoader *loader_;
     EntryTreeModel *model_;
@@ -84,6 +87,7 @@ private:
     EntryMenu *menu_;
     std::optional<Inspected> current_;
     bool filtering_ = false;
+    bool expandPending_ = false;
 };
 
 } // namespace asc::ui

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/task_pool.h"
 #include "details_pane.h"
 
 #include "when_finished.h"
@@ -237,7 +238,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     loading_ = true;
     QPointer<DetailsPane> self(this);
     ContainerPtr container = layer.container;
-    auto head = QtConcurrent::run([container, entry]() -> Result<QByteArray> {
+    auto head = QtConcurrent::run(taskPool(), [container, entry]() -> Result<QByteArray> {
         auto content = container->open(entry);
         if (!content)
             return std::move(content).error();

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/task_pool.h"
 #include "extract_job.h"
 
 #include "units.h"
@@ -52,7 +53,7 @@ QList<ExtractRequest> requestsFor(const EntryTree &tree, const QList<int32_t> &n
 
 QFuture<ExtractSummary> extractAsync(QList<ExtractRequest> requests, QString directory, ExtractOptions options)
 {
-    return QtConcurrent::run(extractAll, std::move(requests), std::move(directory), options);
+    return QtConcurrent::run(taskPool(), extractAll, std::move(requests), std::move(directory), options);
 }
 
 QString describe(const ExtractSummary &summary)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "open_job.h"
 
+#include "io/task_pool.h"
+
 #include "open/reading_policy.h"
 #include "open/spec.h"
 #include "open/worker/remote_container.h"
@@ -28,7 +30,7 @@ QFuture<Result<Inspected>> openSpecAsync(const QString &spec, const QByteArray &
     }
     if (workerOut)
         *workerOut = worker;
-    return QtConcurrent::run([spec, nameCharset, worker]() -> Result<Inspected> {
+    return QtConcurrent::run(taskPool(), [spec, nameCharset, worker]() -> Result<Inspected> {
         const NameCharsetScope charset(nameCharset);
         InspectOptions options;
         options.headBytes = kHeadBytes;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/task_pool.h"
 #include "listing.h"
 
 #include "formats/archive/name_charset.h"
@@ -45,17 +46,17 @@ static void listInBatches(QPromise<ListingBatch> &promise, ContainerPtr containe
 
 QFuture<ListingBatch> listAsync(ContainerPtr container)
 {
-    return QtConcurrent::run(listInBatches, std::move(container), std::optional<Entry>());
+    return QtConcurrent::run(taskPool(), listInBatches, std::move(container), std::optional<Entry>());
 }
 
 QFuture<ListingBatch> listFolderAsync(ContainerPtr container, Entry folder)
 {
-    return QtConcurrent::run(listInBatches, std::move(container), std::optional<Entry>(std::move(folder)));
+    return QtConcurrent::run(taskPool(), listInBatches, std::move(container), std::optional<Entry>(std::move(folder)));
 }
 
 QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry, QByteArray nameCharset, CancelFlag cancel)
 {
-    return QtConcurrent::run([parent, entry, nameCharset, cancel]() -> Result<ContainerPtr> {
+    return QtConcurrent::run(taskPool(), [parent, entry, nameCharset, cancel]() -> Result<ContainerPtr> {
         const NameCharsetScope charset(nameCharset);
         const CancelScope stop(cancel);
         // A container in a worker process is probed and parsed there.

@@ -377,7 +377,7 @@ zipfile.ZipFile(os.path.join(sys.argv[1], 'empty.zip'), 'w').close()
         auto text = test::runCli({QStringLiteral("ls"), path(QStringLiteral("note.txt"))});
         QCOMPARE(text.exitCode, 1);
         QVERIFY2(text.err.contains("not a recognised archive"), text.err.constData());
-        test::writeFile(dir_, QStringLiteral("manifest"), "#mtree\n./a type=file size=5\n./d type=dir\n");
+        test::writeFile(dir_, QStringLiteral("manifest"), "#mtree\n./a type=file\n./d type=dir\n");
         auto mtree = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), path(QStringLiteral("manifest"))});
         QCOMPARE(mtree.exitCode, 0);
         QCOMPARE(names(mtree.out), (QList<QByteArray>{"a", "d"}));
@@ -391,6 +391,12 @@ zipfile.ZipFile(os.path.join(sys.argv[1], 'empty.zip'), 'w').close()
         QCOMPARE(st.st_mode & 0777, 0644u & ~mask);
         QVERIFY(::stat(QFile::encodeName(path(QStringLiteral("mx/d"))).constData(), &st) == 0);
         QCOMPARE(st.st_mode & 0777, 0755u & ~mask);
+        // A manifest that gives a size but no content: the file is refused, not made of zeros
+        // (bsdtar writes 5 zero bytes).
+        test::writeFile(dir_, QStringLiteral("sized"), "#mtree\n./s type=file size=5\n");
+        auto sized = test::runCli({QStringLiteral("extract"), path(QStringLiteral("sized")), QStringLiteral("-C"), path(QStringLiteral("sx"))});
+        QCOMPARE(sized.exitCode, 1);
+        QVERIFY(!QFile::exists(path(QStringLiteral("sx/s"))));
     }
 
     void singleCompressedFilesReportWhatTheyRecord()
@@ -407,7 +413,7 @@ zipfile.ZipFile(os.path.join(sys.argv[1], 'empty.zip'), 'w').close()
             const char *file;
             double size; // -1: null
         };
-        const Case cases[] = {{"small.gz", 3893}, {"small.xz", 3893}, {"small.zst", 3893}, {"small.lz", 3893}, {"small.bz2", -1}, {"big.gz", 3000000}, {"big.xz", 3000000}, {"big.zst", 3000000}, {"big.lz", 3000000}, {"big.bz2", -1}, {"twice.gz", 7786}};
+        const Case cases[] = {{"small.gz", 3893}, {"small.xz", 3893}, {"small.zst", 3893}, {"small.lz", 3893}, {"small.bz2", 3893}, {"big.gz", 3000000}, {"big.xz", 3000000}, {"big.zst", 3000000}, {"big.lz", 3000000}, {"big.bz2", -1}, {"twice.gz", 7786}};
         for (const Case &c : cases) {
             auto ls = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), path(QString::fromLatin1(c.file))});
             QCOMPARE(ls.exitCode, 0);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/task_pool.h"
 #include "bench_job.h"
 
 #include "bench/bench_in_worker.h"
@@ -39,7 +40,7 @@ BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(Be
     BenchJob job;
     CancelFlag cancel = job.cancel; // shares the flag with the caller
     auto worker = startBenchWorker(config);
-    job.future = QtConcurrent::run([context, config, finished, progress, cancel, worker = std::move(worker)](QPromise<BenchPoint> &promise) mutable {
+    job.future = QtConcurrent::run(taskPool(), [context, config, finished, progress, cancel, worker = std::move(worker)](QPromise<BenchPoint> &promise) mutable {
         BenchOutcome outcome;
         BenchCallbacks callbacks;
         callbacks.point = [&](const BenchPoint &p) { promise.addResult(p); };

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/task_pool.h"
 #include "bench_panel.h"
 
 #include "when_finished.h"
@@ -410,7 +411,7 @@ void BenchPanel::runWrites(const QString &directory, uint64_t from, uint64_t to,
     writeStatus_->setText(tr("Writing…"));
     const CancelFlag cancel = writeCancel_;
     QPointer<BenchPanel> self(this);
-    auto sweep = QtConcurrent::run([config, buffers, cancel] { return runWriteBenchSweep(config, buffers, cancel); });
+    auto sweep = QtConcurrent::run(taskPool(), [config, buffers, cancel] { return runWriteBenchSweep(config, buffers, cancel); });
     whenFinished(this, std::move(sweep), [self](Result<WriteBenchResult> result) {
         if (!self)
             return;

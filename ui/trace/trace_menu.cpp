@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "io/task_pool.h"
 #include "trace_menu.h"
 
 #include "bench/bench_panel.h"
@@ -141,7 +142,7 @@ void TraceMenu::recordRun(const QString &spec, const QString &strategy, uint64_t
     config.warmup = 0;
     auto worker = startBenchWorker(config);
     asc::IoTrace::start();
-    whenFinished(this, QtConcurrent::run([config, worker]() -> QString {
+    whenFinished(this, QtConcurrent::run(taskPool(), [config, worker]() -> QString {
                      if (!worker)
                          return worker.error().toString();
                      auto outcome = runSweep(*worker, config, CancelFlag{}, {});
