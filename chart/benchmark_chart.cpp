@@ -22,6 +22,7 @@
 #include <QValueAxis>
 #include <cmath>
 #include <map>
+#include <span>
 
 namespace asc::ui {
 
@@ -77,15 +78,24 @@ void BenchmarkChart::applyPalette()
 // clearly different colours (a qualitative palette), others one spread by their name.
 static QColor colourOf(const QString &strategy, bool dark)
 {
-    static const char *palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-                                    "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#ad494a"};
+    // As many colours as known strategies (a palette shorter than the list gave two of them the
+    // same red), none pale enough to vanish on a white chart.
+    static const char *palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+                                    "#7f7f7f", "#bcbd22", "#17becf", "#000075", "#800000", "#469990", "#f032e6",
+                                    "#808000", "#e6ab02", "#000000", "#fa8072", "#4b0082", "#00c853"};
     static const char *known[] = {"read", "pread", "mmap", "stdio", "stdio-default", "qfile", "direct", "fadvise-seq", "source",
                                   "uring-qd1", "uring-qd4", "uring-qd16", "buffered-stream-copy", "buffered-stream-zero-copy",
                                   "pxar-decoder-sync", "pxar-decoder-async", "pxar-accessor-sync", "pxar-accessor-async", "copy", "copy-fsync"};
-    for (size_t i = 0; i < std::size(known); ++i) {
-        if (strategy == QLatin1String(known[i])) {
-            const QColor colour(QLatin1String(palette[i % std::size(palette)]));
-            return dark ? colour.lighter(140) : colour;
+    // The decoders are swept on their own (a compressed target): a group of their own.
+    static const char *decoders[] = {"inflate-zlib", "inflate-isal", "inflate-isal-pieces", "inflate-libdeflate", "xz-1thread",
+                                     "xz-mt", "zstd", "bzip2-1thread", "bzip2-mt", "lz4", "lzop"};
+    static_assert(std::size(palette) >= std::size(known) && std::size(palette) >= std::size(decoders), "one colour per strategy of a group");
+    for (const auto &group : {std::span<const char *const>(known), std::span<const char *const>(decoders)}) {
+        for (size_t i = 0; i < group.size(); ++i) {
+            if (strategy == QLatin1String(group[i])) {
+                const QColor colour(QLatin1String(palette[i]));
+                return dark ? colour.lighter(140) : colour;
+            }
         }
     }
     return QColor::fromHsv(int(qHash(strategy) % 360), 200, dark ? 240 : 190);

@@ -266,6 +266,20 @@ private Q_SLOTS:
         }
     }
 
+    // An entry without a name cannot be listed or extracted: it is reported, with its offset,
+    // and the exit status says so (bsdtar: "empty or unreadable filename", exit 1).
+    void emptyNameIsReported()
+    {
+        sh(QStringLiteral("python3 -c \"import io, tarfile\n"
+                          "with tarfile.open('noname.tar', 'w', format=tarfile.USTAR_FORMAT) as t:\n"
+                          "    for name in ('a.txt', '', 'c.txt'):\n"
+                          "        i = tarfile.TarInfo(name); i.size = 2; t.addfile(i, io.BytesIO(b'x\\\\n'))\""));
+        const auto ls = test::runCli({QStringLiteral("ls"), dir_.filePath(QStringLiteral("noname.tar"))});
+        QCOMPARE(ls.exitCode, 1);
+        QVERIFY2(ls.err.contains("noname.tar: offset 1024: entry 2 has an empty name"), ls.err.constData());
+        QVERIFY(ls.out.contains("a.txt") && ls.out.contains("c.txt"));
+    }
+
     // Two members of one name: the last is the one read and extracted, as bsdtar extracts it.
     void lastMemberOfANameIsRead()
     {

@@ -61,6 +61,44 @@ class TestBenchPanel : public QObject {
     }
 
 private Q_SLOTS:
+    // One colour per strategy: every file reader the default and full sweeps can show, drawn
+    // together, has a line colour of its own (a 12-colour palette gave pread and
+    // buffered-stream-zero-copy the same red).
+    void everyStrategyHasItsOwnColour()
+    {
+        const QStringList strategies = {QStringLiteral("read"), QStringLiteral("pread"), QStringLiteral("mmap"), QStringLiteral("stdio"),
+                                        QStringLiteral("stdio-default"), QStringLiteral("qfile"), QStringLiteral("direct"), QStringLiteral("fadvise-seq"),
+                                        QStringLiteral("source"), QStringLiteral("uring-qd1"), QStringLiteral("uring-qd4"), QStringLiteral("uring-qd16"),
+                                        QStringLiteral("buffered-stream-copy"), QStringLiteral("buffered-stream-zero-copy"), QStringLiteral("pxar-decoder-sync"),
+                                        QStringLiteral("pxar-decoder-async"), QStringLiteral("pxar-accessor-sync"), QStringLiteral("pxar-accessor-async"),
+                                        QStringLiteral("copy"), QStringLiteral("copy-fsync")};
+        BenchResult result;
+        result.config.buffers = {4096, 8192};
+        for (const QString &strategy : strategies) {
+            for (uint64_t buffer : result.config.buffers) {
+                BenchPoint point;
+                point.strategy = strategy;
+                point.buffer = buffer;
+                point.mibps.mean = point.mibps.median = point.mibps.min = point.mibps.max = 100;
+                point.mibps.count = 1;
+                result.points.push_back(point);
+            }
+        }
+        ui::BenchmarkChart chart;
+        chart.setResults({{QString(), result}});
+        QSet<QRgb> colours;
+        QSet<QString> named;
+        for (QAbstractSeries *series : chart.chart()->series()) {
+            auto *line = qobject_cast<QLineSeries *>(series);
+            if (!line || !strategies.contains(line->name()))
+                continue;
+            named.insert(line->name());
+            colours.insert(line->pen().color().rgb());
+        }
+        QCOMPARE(named.size(), strategies.size());
+        QCOMPARE(colours.size(), strategies.size());
+    }
+
     // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
     void init() { QSettings().clear(); }
 

@@ -237,6 +237,7 @@ void Bzip2Stream::decodeLoop()
 {
     for (;;) {
         std::shared_ptr<Job> job;
+        bool stale = false;
         {
             std::unique_lock lock(mutex_);
             work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
@@ -244,9 +245,17 @@ void Bzip2Stream::decodeLoop()
                 return;
             job = std::move(queue_.front());
             queue_.pop_front();
+            stale = job->stale; // written under the lock by dropPlanned()
         }
-        if (!job->stale)
-            job->result = bzip2::decodeBlock(job->input, job->bit % 8, job->length, job->level, bzip2::maxBlockOutput(job->level));
+        if (!stale) {
+            // An exception must not leave a decode thread (std::terminate): it is the block's error.
+            try {
+                job->result = bzip2::decodeBlock(job->input, job->bit % 8, job->length, job->level, bzip2::maxBlockOutput(job->level));
+            } catch (const std::bad_alloc &) {
+                job->result = {};
+                job->result.error = QStringLiteral("out of memory decoding the block");
+            }
+        }
         {
             std::lock_guard lock(mutex_);
             job->done = true;

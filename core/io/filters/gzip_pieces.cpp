@@ -280,6 +280,7 @@ void GzipPieces::work()
 {
     for (;;) {
         std::shared_ptr<Job> job;
+        bool stale = false;
         {
             std::unique_lock lock(mutex_);
             work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
@@ -287,9 +288,18 @@ void GzipPieces::work()
                 return;
             job = std::move(queue_.front());
             queue_.pop_front();
+            stale = job->stale; // written under the lock (dropped from the plan), read under it
         }
-        if (!job->stale)
-            runJob(*job);
+        if (!stale) {
+            // An exception must not leave a decode thread (std::terminate): it fails the piece,
+            // which is then inflated in order, or reported as the member's error.
+            try {
+                runJob(*job);
+            } catch (const std::bad_alloc &) {
+                job->ok = false;
+                job->why = QStringLiteral("out of memory");
+            }
+        }
         finishJob(std::move(job));
     }
 }

@@ -136,8 +136,15 @@ void WorkerChannel::stop()
     ::kill(pid_, SIGKILL);
 }
 
+std::optional<Error> WorkerChannel::death() const
+{
+    std::lock_guard lock(deathMutex_);
+    return death_;
+}
+
 Error WorkerChannel::broken(const QString &what)
 {
+    std::lock_guard lock(deathMutex_);
     if (!ended_.load()) {
         ::kill(pid_, SIGKILL);
         death_ = Error::make(ErrorKind::Format, file_, QStringLiteral("the worker reading it answered out of step (%1): it was ended").arg(what));
@@ -150,6 +157,7 @@ Error WorkerChannel::broken(const QString &what)
 
 Error WorkerChannel::ended()
 {
+    std::lock_guard lock(deathMutex_);
     if (ended_.load())
         return *death_;
     int status = 0;
@@ -183,8 +191,8 @@ Error WorkerChannel::ended()
 
 Result<void> WorkerChannel::send(Kind kind, const Fields &fields)
 {
-    if (death_)
-        return *death_;
+    if (auto dead = death())
+        return *dead;
     QList<quint32> released;
     {
         std::lock_guard lock(releaseMutex_);
@@ -205,8 +213,8 @@ Result<void> WorkerChannel::send(Kind kind, const Fields &fields)
 
 Result<void> WorkerChannel::reply(const QByteArray &message)
 {
-    if (death_)
-        return *death_;
+    if (auto dead = death())
+        return *dead;
     if (!wire::sendFrame(fd_, message))
         return ended();
     return {};
@@ -221,8 +229,8 @@ Result<wire::Received> WorkerChannel::next()
     // a few exchanges per entry: reading /proc each time would cost more than the exchange).
     std::optional<uint64_t> lastRead;
     for (;;) {
-        if (death_)
-            return *death_;
+        if (auto dead = death())
+            return *dead;
         if (!cancelSent_ && stopRequested()) {
             cancelSent_ = true;
             if (!wire::sendFrame(fd_, wire::Message(Kind::Cancel).bytes()))

@@ -74,6 +74,7 @@ private:
     WorkerChannel(QString file, int fd, pid_t pid, const WorkerSettings &settings);
     Result<void> send(wire::Kind kind, const Fields &fields);
     Error ended(); // reaps the worker, the error every request answers from now on
+    std::optional<Error> death() const; // death_, read under its lock
     void importTrace(wire::Received &message);
 
     QString file_;
@@ -88,6 +89,7 @@ private:
     std::atomic<int> quiet_{0};
     std::atomic<bool> ended_{false};
     std::atomic<bool> stopped_{false};
+    mutable std::mutex deathMutex_; // guards death_ (set once, by whichever thread sees the end first)
     std::optional<Error> death_;
     QStringList approved_; // backing files outside the folder the user allowed
     QString scratchDir_;
