@@ -90,7 +90,10 @@ void BrowseView::connectLoader()
     connect(loader_, &TreeLoader::revealed, this, [this](int32_t node) {
         const QModelIndex index = proxy_->mapFromSource(model_->indexOf(node));
         tree_->setCurrentIndex(index);
-        tree_->scrollTo(index);
+        // Centred once the rows above it are laid out (a scroll now would use stale geometry).
+        QTimer::singleShot(0, tree_, [this, node] { tree_->scrollTo(proxy_->mapFromSource(model_->indexOf(node)), QAbstractItemView::PositionAtCenter); });
+        if (std::exchange(previewOnReveal_, false) && model_->tree().type(node) == EntryType::File)
+            preview(node, false);
     });
     connect(loader_, &TreeLoader::problemsReported, this, [this](const std::vector<Error> &problems) {
         banner_->addProblems(current_ ? current_->inspection.spec : QString(), problems);
@@ -131,16 +134,23 @@ void BrowseView::show(Inspected opened, const QByteArray &nameCharset)
     banner_->reset();
     details_->showSource(facts);
     if (facts.openError)
-        banner_->showMessage(facts.openError->toString());
-    else if (!opened.container)
+        banner_->showError(facts.openError->toString());
+    else if (!opened.container && !(opened.location.parent && opened.location.entry))
         banner_->showMessage(tr("%1 is not a recognised archive or disk image — the details show its bytes.").arg(facts.spec.toHtmlEscaped()));
     current_ = std::move(opened);
     loader_->setNameCharset(nameCharset);
+    previewOnReveal_ = false;
+    const Location &location = current_->location;
     if (current_->container) {
-        const bool directory = current_->location.isDirectory();
+        const bool directory = location.isDirectory();
         const QString spec = current_->inspection.spec;
         loader_->load(current_->container, directory ? spec.section(QStringLiteral("!/"), 0, -2) : spec,
-                      directory ? current_->location.directory : QByteArray());
+                      directory ? location.directory : QByteArray());
+    } else if (location.parent && location.entry) {
+        // A file inside a container (the address bar's "backup.tar.gz!/src/BUILD"): the
+        // container's tree with that file selected and previewed, as 7-Zip's address bar does.
+        previewOnReveal_ = true;
+        loader_->load(location.parent, current_->inspection.spec.section(QStringLiteral("!/"), 0, -2), location.entry->path);
     } else {
         loader_->clear();
     }
@@ -271,6 +281,20 @@ QStringList BrowseView::extractForDrag(const QList<int32_t> &nodes)
         return {};
     }
     return extractor_->extractForDrag(requestsFor(model_->tree(), nodes), total);
+}
+
+void BrowseView::showFailedOpen(const QString &spec, const Error &error)
+{
+    // The window shows the file that failed, not the previous one under a banner: no tree, no
+    // details of another file.
+    loader_->clear();
+    current_.reset();
+    banner_->reset();
+    Inspection failed;
+    failed.spec = spec;
+    details_->showSource(failed);
+    banner_->showFailure(error.file.isEmpty() ? spec + QStringLiteral(": ") + error.withoutFile() : error.toString(), true);
+    Q_EMIT status(tr("Could not open %1").arg(spec));
 }
 
 void BrowseView::showError(const QString &context, const Error &error, bool workerEnded)

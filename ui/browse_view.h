@@ -45,6 +45,8 @@ public:
     // Extract…: the dialog (destination remembered, selection or all, folders or flat, existing names).
     void chooseExtraction();
     // In the banner; with "Try Again" when the file's worker ended (or `workerEnded` says so).
+    // Opening `spec` failed: the window shows that, with the error and "Try Again".
+    void showFailedOpen(const QString &spec, const Error &error);
     void showError(const QString &context, const Error &error, bool workerEnded = false);
 
     ProblemBanner *banner() const { return banner_; }
@@ -88,6 +90,7 @@ private:
     std::optional<Inspected> current_;
     bool filtering_ = false;
     bool expandPending_ = false;
+    bool previewOnReveal_ = false; // the SPEC named a file: preview it once the tree shows it
 };
 
 } // namespace asc::ui

@@ -3,6 +3,7 @@
 
 #include "about_dialog.h"
 #include "bench/bench_panel.h"
+#include "benchmark_chart.h"
 #include "entry_filter_model.h"
 #include "entry_tree_model.h"
 #include "entry_tree_view.h"
@@ -123,12 +124,24 @@ void MainWindow::buildMenus()
     file->addMenu(recentMenu_);
     connect(recentMenu_, &RecentMenu::chosen, this, &MainWindow::openSpec);
     file->addSeparator();
-    file->addAction(tr("&Extract…"), QKeySequence(Qt::CTRL | Qt::Key_E), browse_, &BrowseView::chooseExtraction);
-    file->addAction(tr("Export &Chart…"), this, [this] {
+    QAction *extract = file->addAction(tr("&Extract…"), QKeySequence(Qt::CTRL | Qt::Key_E), browse_, &BrowseView::chooseExtraction);
+    extract->setObjectName(QStringLiteral("extractAction"));
+    QAction *exportChart = file->addAction(tr("Export &Chart…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("throughput.png"), tr("Images (*.png *.svg *.pdf)"));
         if (auto ok = path.isEmpty() ? Result<void>() : bench_->exportChart(path); !ok)
             browse_->banner()->showMessage(ok.error().toString());
     });
+    exportChart->setObjectName(QStringLiteral("exportChartAction"));
+    // Only what can be done now: nothing to extract with no file open, no chart before a run.
+    auto updateFileMenu = [this, extract, exportChart] {
+        extract->setEnabled(browse_->current() && model()->tree().size() > 1);
+        exportChart->setEnabled(!bench_->chart()->isEmpty());
+    };
+    connect(file, &QMenu::aboutToShow, this, updateFileMenu);
+    connect(this, &MainWindow::opened, this, updateFileMenu);
+    connect(this, &MainWindow::listingFinished, this, updateFileMenu);
+    connect(bench_, &BenchPanel::runFinished, this, updateFileMenu);
+    updateFileMenu();
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -212,9 +225,12 @@ void MainWindow::openSpec(const QString &spec)
         self->opening_ = false;
         WorkerPtr worker = std::exchange(self->openingWorker_, nullptr);
         if (!result) {
-            self->browse_->showError(spec, result.error(), worker && !worker->alive());
-            // The location shows what the window shows: the file still open, not the one that failed.
-            self->address_->setText(self->currentSpec());
+            // The window now shows the file that failed (title, location, error), not the
+            // previous file's tree under a banner; the location keeps what was asked, to correct.
+            self->worker_.reset();
+            self->browse_->showFailedOpen(spec, result.error());
+            self->setWindowTitle(tr("%1 — ArchiveScope").arg(QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName()));
+            self->address_->setText(spec);
             self->updateStatus();
             Q_EMIT self->opened(spec, false);
             return;
@@ -255,7 +271,8 @@ void MainWindow::updateStatus()
     location_->stopAction()->setEnabled(isBusy()); // while opening too: Stop then ends the worker
     progress_->setVisible(isBusy() || browse_->isExtracting());
     const int32_t entries = model()->tree().size() - 1;
-    QString count = entries > 0 ? countText(uint64_t(entries), tr("%n entry"), tr("%n entries")) : QString();
+    // While the next file opens, the old count would read as the new file's.
+    QString count = entries > 0 && !opening_ ? countText(uint64_t(entries), tr("%n entry"), tr("%n entries")) : QString();
     // The filter says when nothing matches, and that it is still searching while it reads.
     if (!filter_->text().isEmpty() && browse_->current())
         count = proxy()->rowCount() > 0 ? tr("filtered: %1").arg(count)

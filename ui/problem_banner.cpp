@@ -30,8 +30,28 @@ ProblemBanner::ProblemBanner(QWidget *parent)
 
 void ProblemBanner::showMessage(const QString &text)
 {
+    setErrorLook(false);
     setText(text);
     show();
+}
+
+void ProblemBanner::showError(const QString &text)
+{
+    setText(text);
+    setErrorLook(true);
+    show();
+}
+
+void ProblemBanner::setErrorLook(bool error)
+{
+    error_ = error;
+    QPalette look = parentWidget() ? parentWidget()->palette() : QPalette();
+    if (error) {
+        // A red that keeps white text readable, in light and dark themes alike.
+        look.setColor(QPalette::Highlight, QColor(0xb3, 0x26, 0x1e));
+        look.setColor(QPalette::HighlightedText, Qt::white);
+    }
+    setPalette(look);
 }
 
 QString ProblemBanner::link(const QString &href, const QString &text) const
@@ -44,11 +64,13 @@ QString ProblemBanner::link(const QString &href, const QString &text) const
 
 void ProblemBanner::showFailure(const QString &text, bool offerRetry)
 {
-    showMessage(offerRetry ? QStringLiteral("%1 %2").arg(text.toHtmlEscaped(), link(QStringLiteral("#retry"), tr("Try Again"))) : text);
+    setErrorLook(true); // first: the link takes the error look's text colour
+    showError(offerRetry ? QStringLiteral("%1 %2").arg(text.toHtmlEscaped(), link(QStringLiteral("#retry"), tr("Try Again"))) : text);
 }
 
 void ProblemBanner::reset()
 {
+    setErrorLook(false);
     problems_.clear();
     hide();
 }

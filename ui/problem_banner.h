@@ -15,7 +15,11 @@ class ProblemBanner : public QLabel {
 public:
     explicit ProblemBanner(QWidget *parent = nullptr);
 
+    // A note (the highlight colour): something worth knowing, nothing failed.
     void showMessage(const QString &text);
+    // An error: the same line in an error colour, so it is not read as a note.
+    void showError(const QString &text);
+    bool showsError() const { return error_ && !isHidden(); }
     // An error after which opening the file again may help (its worker process ended): the
     // message with a "Try Again" link.
     void showFailure(const QString &text, bool offerRetry);
@@ -33,7 +37,10 @@ private:
     void showDetails();
     QString link(const QString &href, const QString &text) const;
 
+    void setErrorLook(bool error);
+
     QStringList problems_; // in the order reported
+    bool error_ = false;
 };
 
 } // namespace asc::ui

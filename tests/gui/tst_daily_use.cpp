@@ -3,7 +3,7 @@
 // says when nothing matches; the context menu and double-click (Open, Preview, Extract…, Extract
 // Here, Copy SPEC, Benchmark This); the extraction dialog (flattened, remembered); partitions
 // named by their labels, an extended partition not listed twice, a partition's bytes in hex;
-// status messages that end with their work; a failed open keeps showing the open file; an
+// status messages that end with their work; a failed open shows that file and its error; an
 // unrecognised file says so; folders count their items; the focused list is framed; the
 // benchmark keeps its settings across restarts, warns of a target smaller than its buffers and
 // starts its statistics in run order.
@@ -149,6 +149,21 @@ private Q_SLOTS:
         QCOMPARE(tree.layerCount(), 1);
     }
 
+    // A file SPEC in the location bar opens its archive with that file selected and previewed
+    // (it used to empty the tree and call the file "not a recognised archive").
+    void fileSpecSelectsAndPreviews()
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, archive_ + QStringLiteral("!/docs/readme.txt")));
+        QTRY_COMPARE(window.detailsPane()->previewKind(), QStringLiteral("text"));
+        const QModelIndex current = window.treeView()->currentIndex();
+        QVERIFY(current.isValid());
+        QCOMPARE(current.data().toString(), QStringLiteral("readme.txt"));
+        QVERIFY(test::findByName(window.proxy(), QStringLiteral("data.bin")).isValid()); // the whole archive is there
+        QVERIFY(!window.browseView()->banner()->isVisible());
+    }
+
     void contextMenuAndDoubleClick()
     {
         ui::MainWindow window;
@@ -267,8 +282,14 @@ private Q_SLOTS:
         QVERIFY(opened.count() > 0 || opened.wait(20000));
         QCOMPARE(opened.first().at(1).toBool(), false);
         QVERIFY(window.bannerText().contains(QStringLiteral("missing.zip")));
-        QCOMPARE(window.addressEdit()->text(), archive_); // the location shows the open file
-        QCOMPARE(window.model()->tree().size(), rows); // and so does the tree
+        // The window shows the file that failed: its name, its SPEC to correct, an error (not a
+        // note) and no tree of the previous file under it.
+        QVERIFY(rows > 1);
+        QCOMPARE(window.addressEdit()->text(), dir_.filePath(QStringLiteral("missing.zip")));
+        QVERIFY(window.windowTitle().startsWith(QStringLiteral("missing.zip")));
+        QCOMPARE(window.model()->tree().size(), 1);
+        QVERIFY(window.browseView()->banner()->showsError());
+        QVERIFY(!window.findChild<QAction *>(QStringLiteral("extractAction"))->isEnabled());
 
         const QString text = test::writeFile(dir_, QStringLiteral("plain.dat"), "just some bytes\n");
         opened.clear();
@@ -276,6 +297,7 @@ private Q_SLOTS:
         QVERIFY(opened.count() > 0 || opened.wait(20000));
         QCOMPARE(opened.first().at(1).toBool(), true);
         QVERIFY2(window.bannerText().contains(QStringLiteral("not a recognised archive or disk image")), qPrintable(window.bannerText()));
+        QVERIFY(!window.browseView()->banner()->showsError()); // a note, in the note colour
     }
 
     void foldersCountTheirItemsAndFocusIsSeen()
