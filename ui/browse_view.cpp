@@ -292,6 +292,7 @@ void BrowseView::showFailedOpen(const QString &spec, const Error &error)
     banner_->reset();
     Inspection failed;
     failed.spec = spec;
+    failed.failed = error;
     details_->showSource(failed);
     banner_->showFailure(error.file.isEmpty() ? spec + QStringLiteral(": ") + error.withoutFile() : error.toString(), true);
     Q_EMIT status(tr("Could not open %1").arg(spec));

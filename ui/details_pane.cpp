@@ -153,7 +153,16 @@ void DetailsPane::showSource(const Inspection &source)
     loading_ = false;
     QString html = QStringLiteral("<table cellspacing=4>");
     html += row(tr("Location"), pathText(textToBytes(spec)));
-    html += row(tr("Size"), QStringLiteral("%1 (%2 bytes)").arg(sizeLabel(size)).arg(size));
+    if (source.failed) {
+        // Nothing was read: no size or format to show, only why.
+        html += row(tr("Could not open"), source.failed->toString());
+        fields_->setHtml(html + QStringLiteral("</table>"));
+        setPreview({});
+        map_->clear();
+        return;
+    }
+    // An empty file says so in words (not "0 B" beside an empty hex view).
+    html += row(tr("Size"), size == 0 ? tr("empty (0 bytes)") : QStringLiteral("%1 (%2 bytes)").arg(sizeLabel(size)).arg(size));
     if (!imageInfo.isEmpty()) {
         // A disk image: its own header first, the backing chain spelled out, then its content.
         html += row(tr("Image format"), imageInfo.value(QStringLiteral("format")).toString());

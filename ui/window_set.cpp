@@ -20,6 +20,14 @@ MainWindow *WindowSet::newWindow()
 {
     auto *window = new MainWindow;
     window->setAttribute(Qt::WA_DeleteOnClose, false);
+    // Cascaded below and right of the newest open window, as document windows are: two files
+    // opened together are two windows, not one hiding the other.
+    for (auto it = windows_.rbegin(); it != windows_.rend(); ++it) {
+        if ((*it)->isVisible()) {
+            window->move((*it)->pos() + QPoint(32, 32));
+            break;
+        }
+    }
     window->setExtraFileOpener([this](const QString &spec) {
         MainWindow *other = newWindow();
         other->show();

@@ -24,6 +24,7 @@ struct Inspection {
     std::vector<DiskExtent> allocation; // a disk image's map, when asked for
     QByteArray head; // the first bytes, when asked for
     std::optional<Error> openError; // probed as a container but could not be opened
+    std::optional<Error> failed; // the location itself could not be read (set by the shells)
     std::vector<Error> problems; // reported on the way (an outer archive's damaged header, ...)
 
     bool isContainer() const { return !formatInfo.isEmpty(); }

@@ -61,6 +61,8 @@ private Q_SLOTS:
         QTRY_COMPARE(first->currentSpec(), b);
         QTRY_COMPARE(windows.windows()[1]->currentSpec(), c);
         QTRY_COMPARE(windows.windows()[1]->currentSize(), quint64(8));
+        // The second window does not sit exactly on the first.
+        QVERIFY(windows.windows()[1]->pos() != first->pos());
     }
 
     void recentFilesSurviveARestart()
