@@ -100,7 +100,9 @@ void BrowseView::connectLoader()
     });
     connect(loader_, &TreeLoader::failed, this, [this](const QString &context, const Error &error) { showError(context, error); });
     connect(loader_, &TreeLoader::busyChanged, this, &BrowseView::busyChanged);
+    connect(tree_, &QTreeView::expanded, this, [this] { QTimer::singleShot(0, tree_, [this] { tree_->fitNameColumn(); }); });
     connect(loader_, &TreeLoader::idle, this, [this](bool stopped) {
+        tree_->fitNameColumn();
         if (stopped)
             Q_EMIT status(tr("Loading stopped: the tree shows what was read so far."));
         Q_EMIT busyChanged();
@@ -201,6 +203,7 @@ void BrowseView::expandMatches()
             pending.append(child);
         }
     }
+    tree_->fitNameColumn();
 }
 
 void BrowseView::selectionChanged()

@@ -4,6 +4,7 @@
 #include "entry_tree_model.h"
 
 #include <QHeaderView>
+#include <QKeyEvent>
 
 namespace asc::ui {
 
@@ -20,6 +21,28 @@ EntryTreeView::EntryTreeView(QAbstractItemModel *model, QWidget *parent)
     setAlternatingRowColors(true);
     header()->setSectionResizeMode(QHeaderView::Interactive);
     header()->resizeSection(EntryTreeModel::Name, 320);
+}
+
+void EntryTreeView::fitNameColumn()
+{
+    // sizeHintForColumn looks only at the rows laid out (the expanded ones): cheap on big trees.
+    const int wanted = std::min(sizeHintForColumn(EntryTreeModel::Name) + indentation(), std::max(320, viewport()->width() / 2));
+    if (wanted > columnWidth(EntryTreeModel::Name))
+        setColumnWidth(EntryTreeModel::Name, wanted);
+}
+
+void EntryTreeView::keyPressEvent(QKeyEvent *event)
+{
+    // Right on a row with nothing below it (a file) does nothing, as in file managers: QTreeView
+    // would scroll the view sideways instead.
+    if (event->key() == Qt::Key_Right && event->modifiers() == Qt::NoModifier) {
+        const QModelIndex current = currentIndex();
+        if (current.isValid() && !model()->hasChildren(current.siblingAtColumn(0))) {
+            event->accept();
+            return;
+        }
+    }
+    QTreeView::keyPressEvent(event);
 }
 
 } // namespace asc::ui

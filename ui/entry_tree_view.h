@@ -11,6 +11,12 @@ class EntryTreeView : public QTreeView {
     Q_OBJECT
 public:
     EntryTreeView(QAbstractItemModel *model, QWidget *parent);
+    // Widens the Name column to what the shown names need (never narrower than set), so deep
+    // names do not end in "…"; bounded to half the view.
+    void fitNameColumn();
+
+protected:
+    void keyPressEvent(QKeyEvent *event) override;
 };
 
 } // namespace asc::ui

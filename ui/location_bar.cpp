@@ -30,6 +30,11 @@ LocationBar::LocationBar(QWidget *parent)
     connect(clearFilter, &QAction::triggered, filter_, &QLineEdit::clear);
     filter_->addAction(clearFilter);
     connect(filter_, &QLineEdit::textChanged, this, &LocationBar::filterChanged);
+    auto *toResults = new QAction(filter_);
+    toResults->setShortcut(QKeySequence(Qt::Key_Down));
+    toResults->setShortcutContext(Qt::WidgetShortcut);
+    connect(toResults, &QAction::triggered, this, &LocationBar::downFromFilter);
+    filter_->addAction(toResults);
     stop_ = new QAction(QApplication::style()->standardIcon(QStyle::SP_BrowserStop), tr("Stop"), this);
     stop_->setObjectName(QStringLiteral("stopLoading"));
     stop_->setToolTip(tr("Stop loading"));

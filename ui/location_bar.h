@@ -24,6 +24,7 @@ Q_SIGNALS:
     void specEntered(const QString &spec);
     void filterChanged(const QString &text);
     void stopRequested();
+    void downFromFilter(); // Down in the filter field: on to the results
 
 private:
     QLineEdit *address_;

@@ -90,6 +90,13 @@ MainWindow::MainWindow(QWidget *parent)
     addToolBar(location_);
     address_ = location_->address();
     filter_ = location_->filter();
+    connect(location_, &LocationBar::downFromFilter, this, [this] {
+        // Down from the filter goes to its results: the first one, if nothing is selected.
+        QTreeView *tree = treeView();
+        tree->setFocus(Qt::ShortcutFocusReason);
+        if (!tree->currentIndex().isValid() && proxy()->rowCount() > 0)
+            tree->setCurrentIndex(proxy()->index(0, 0));
+    });
     connect(location_, &LocationBar::specEntered, this, &MainWindow::openSpec);
     connect(location_, &LocationBar::filterChanged, this, &MainWindow::filterChanged);
     connect(location_, &LocationBar::stopRequested, this, &MainWindow::stopLoading);

@@ -30,6 +30,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMouseEvent>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -162,6 +163,34 @@ private Q_SLOTS:
         QCOMPARE(current.data().toString(), QStringLiteral("readme.txt"));
         QVERIFY(test::findByName(window.proxy(), QStringLiteral("data.bin")).isValid()); // the whole archive is there
         QVERIFY(!window.browseView()->banner()->isVisible());
+    }
+
+    // Keyboard: Down from the filter reaches the results; Right on a file does not scroll the
+    // view sideways; the Name column widens for deep names instead of cutting them to "…".
+    void keyboardAndNameColumn()
+    {
+        const QString deep = QStringLiteral("a-rather-long-folder-name/another-quite-long-folder-name/yet-another-long-folder-name");
+        test::writeFile(dir_, QStringLiteral("deep/") + deep + QStringLiteral("/BUILD-instructions-for-this-component.txt"), "x\n");
+        const QString tarball = dir_.filePath(QStringLiteral("deep.tar"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-cf"), tarball, QStringLiteral("-C"), dir_.filePath(QStringLiteral("deep")), QStringLiteral(".")}).exitCode, 0);
+        ui::MainWindow window;
+        window.resize(1200, 700);
+        window.show();
+        QVERIFY(openAndWait(window, tarball));
+        window.filterEdit()->setFocus();
+        window.filterEdit()->setText(QStringLiteral("BUILD"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30000);
+        const QModelIndex leaf = test::findByName(window.proxy(), QStringLiteral("BUILD-instructions-for-this-component.txt"));
+        QTRY_VERIFY(leaf.isValid() && window.treeView()->isExpanded(leaf.parent()));
+        QTest::keyClick(window.filterEdit(), Qt::Key_Down);
+        QVERIFY(window.treeView()->hasFocus());
+        QVERIFY(window.treeView()->currentIndex().isValid());
+        QTRY_VERIFY(window.treeView()->columnWidth(0) > 320);
+        window.treeView()->setCurrentIndex(leaf);
+        window.treeView()->horizontalScrollBar()->setValue(0);
+        QTest::keyClick(window.treeView(), Qt::Key_Right);
+        QCOMPARE(window.treeView()->horizontalScrollBar()->value(), 0);
+        QCOMPARE(window.treeView()->currentIndex(), leaf);
     }
 
     void contextMenuAndDoubleClick()
