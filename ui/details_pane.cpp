@@ -151,6 +151,7 @@ void DetailsPane::showSource(const Inspection &source)
     const std::vector<DiskExtent> &allocation = source.allocation;
     ++generation_;
     loading_ = false;
+    hex_->setPlaceholderText(tr("No data"));
     QString html = QStringLiteral("<table cellspacing=4>");
     html += row(tr("Location"), pathText(textToBytes(spec)));
     if (source.failed) {
@@ -203,6 +204,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
 {
     const quint64 generation = ++generation_;
     loading_ = false;
+    hex_->setPlaceholderText(tr("No data"));
     const Entry entry = tree.entry(node);
     QString html = QStringLiteral("<table cellspacing=4>");
     html += row(tr("Location"), pathText(textToBytes(tree.spec(node)))); // bytes outside UTF-8 as U+FFFD
@@ -238,13 +240,15 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     const auto &layer = tree.layer(tree.layerOf(node));
     const QJsonObject info = layer.container ? layer.container->info() : QJsonObject();
     for (auto it = info.begin(); it != info.end(); ++it)
-        html += row(tr("Container %1").arg(it.key()), jsonText(it.value()));
+        html += row(tr("Container %1").arg(fieldLabel(it.key()).toLower()), jsonText(it.value()));
     fields_->setHtml(html + QStringLiteral("</table>"));
 
     setPreview({});
     if ((entry.type != EntryType::File && entry.type != EntryType::Partition) || entry.encrypted || !entry.problem.isEmpty() || !layer.container)
         return;
     loading_ = true;
+    // Until the first bytes are in, say that they are coming (not "No data").
+    hex_->setPlaceholderText(tr("Reading…"));
     QPointer<DetailsPane> self(this);
     ContainerPtr container = layer.container;
     auto head = QtConcurrent::run(taskPool(), [container, entry]() -> Result<QByteArray> {
@@ -257,6 +261,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
         if (!self || generation != self->generation_)
             return;
         self->loading_ = false;
+        self->hex_->setPlaceholderText(head && head->isEmpty() ? tr("Empty (0 bytes)") : tr("No data"));
         if (head)
             self->setPreview(*head);
         else
