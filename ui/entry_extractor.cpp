@@ -62,9 +62,10 @@ void EntryExtractor::extractTo(QList<ExtractRequest> requests, const QString &di
         const ExtractSummary summary = running_->future().resultCount() ? running_->result() : ExtractSummary{};
         running_->deleteLater();
         running_ = nullptr;
-        if (openWhenDone && !summary.error)
-            QDesktopServices::openUrl(QUrl::fromLocalFile(directory));
+        const bool openFailed = openWhenDone && !summary.error && !QDesktopServices::openUrl(QUrl::fromLocalFile(directory));
         QString text = describe(summary) + tr(" — in %1").arg(directory);
+        if (openFailed)
+            text += tr(" (no file manager could be started to show it: is xdg-open installed?)");
         if (!summary.refusals.isEmpty())
             text += QStringLiteral("\n") + summary.refusals.mid(0, 20).join(QLatin1Char('\n')) +
                     (summary.refusals.size() > 20 ? tr("\n… and %1 more").arg(summary.refusals.size() - 20) : QString());

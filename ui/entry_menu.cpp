@@ -63,7 +63,9 @@ void EntryMenu::open(int32_t node, const QString &command)
         return;
     }
     if (command.isEmpty()) {
-        QDesktopServices::openUrl(QUrl::fromLocalFile(paths.first()));
+        // Without a desktop launcher (xdg-open) nothing would happen: say where the file is.
+        if (!QDesktopServices::openUrl(QUrl::fromLocalFile(paths.first())))
+            Q_EMIT message(tr("No application is set up to open it (is xdg-open installed?): the file is at %1").arg(paths.first()));
         return;
     }
     QStringList args = QProcess::splitCommand(command);

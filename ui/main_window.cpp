@@ -175,12 +175,13 @@ void MainWindow::buildMenus()
     menuBar()->addMenu(traceMenu_);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Manual (README)"), this, [] {
-        QDesktopServices::openUrl(QUrl(QStringLiteral("https://github.com/archivescope/archivescope#readme")));
-    });
-    help->addAction(tr("&Report a Problem…"), this, [] {
-        QDesktopServices::openUrl(QUrl(QStringLiteral("https://github.com/archivescope/archivescope/issues/new")));
-    });
+    // Without a browser launcher the link would silently do nothing: the window shows it instead.
+    auto openLink = [this](const QString &url) {
+        if (!QDesktopServices::openUrl(QUrl(url)))
+            browse_->banner()->showMessage(tr("No web browser could be started (is xdg-open installed?): the page is %1").arg(url));
+    };
+    help->addAction(tr("&Manual (README)"), this, [openLink] { openLink(QStringLiteral("https://github.com/archivescope/archivescope#readme")); });
+    help->addAction(tr("&Report a Problem…"), this, [openLink] { openLink(QStringLiteral("https://github.com/archivescope/archivescope/issues/new")); });
     help->addSeparator();
     help->addAction(tr("&About ArchiveScope"), this, [this] { showAbout(this); });
 }
