@@ -21,6 +21,7 @@ struct FileExtent {
     int fd = -1;
     uint64_t fileOffset = 0;
     uint64_t length = 0; // bytes from the requested offset that stay contiguous
+    QString file; // the file's name, for the I/O trace of a kernel copy out of it
 };
 
 class ByteSource {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "copy_to_fd.h"
 
+#include "io/trace.h"
+
 #include <QThread>
 #include <atomic>
 #include <cstring>
@@ -16,6 +18,16 @@
 #include <vector>
 
 namespace asc {
+
+// A kernel copy reads the file as surely as a pread does: the trace records it, in a layer of
+// its own (a `cat` of a plain file is one sendfile after another, not a read call).
+static void traceKernelCopy(const FileExtent &extent, uint64_t length)
+{
+    if (!IoTrace::enabled())
+        return;
+    const TraceLayer layer("kernel copy");
+    IoTrace::record(extent.file, extent.fileOffset, length);
+}
 
 namespace {
 
@@ -77,6 +89,7 @@ Result<void> copyRange(const ByteSource &source, int fd, uint64_t base, uint64_t
             const size_t want = size_t(std::min<uint64_t>({extent->length, to - at, kKernelChunk}));
             const ssize_t n = ::copy_file_range(extent->fd, &in, fd, &out, want, 0);
             if (n > 0) {
+                traceKernelCopy(*extent, uint64_t(n));
                 at += uint64_t(n);
                 continue;
             }
@@ -199,6 +212,7 @@ Result<CopyOutcome> copyToFd(const ByteSource &source, int fd, const QString &fd
             const size_t want = size_t(std::min<uint64_t>({extent->length, size - outcome.bytes, kKernelChunk}));
             const ssize_t n = ::sendfile(fd, extent->fd, &from, want);
             if (n > 0) {
+                traceKernelCopy(*extent, uint64_t(n));
                 outcome.bytes += uint64_t(n);
                 continue;
             }

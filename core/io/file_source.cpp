@@ -111,7 +111,7 @@ std::optional<FileExtent> FileSource::fileExtent(uint64_t offset) const
 {
     if (offset >= size_)
         return std::nullopt;
-    return FileExtent{fd_, offset, size_ - offset};
+    return FileExtent{fd_, offset, size_ - offset, path_};
 }
 
 uint64_t FileSource::zeroRun(uint64_t offset) const

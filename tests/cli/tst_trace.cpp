@@ -117,6 +117,35 @@ private Q_SLOTS:
             QVERIFY2(all >= qulonglong(3 << 20), qPrintable(QString::number(all)));
     }
 
+    // cat of a plain file moves its bytes by sendfile (to a pipe) or copy_file_range: those
+    // are reads of the file too, recorded in the "kernel copy" layer, so the trace adds up to
+    // the file's size instead of a few header reads ("read amplification 0.003x").
+    void recordsKernelCopies()
+    {
+        const qsizetype size = 5 << 20;
+        const QString file = test::writeFile(dir_, QStringLiteral("plain.bin"), test::seededBytes(size, 6));
+        const QString trace = dir_.filePath(QStringLiteral("cat.jsonl"));
+        auto r = test::runCli({QStringLiteral("trace"), QStringLiteral("-o"), trace, QStringLiteral("--"), QStringLiteral("cat"), file});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.size(), size); // the test reads cat's output through a pipe: sendfile
+        qulonglong copied = 0;
+        QList<std::pair<qulonglong, qulonglong>> ranges;
+        for (const QJsonObject &o : records(trace)) {
+            if (o[QStringLiteral("layer")].toString() != QLatin1String("kernel copy"))
+                continue;
+            QCOMPARE(o[QStringLiteral("file")].toString(), file);
+            ranges << std::pair(qulonglong(o[QStringLiteral("offset")].toDouble()), qulonglong(o[QStringLiteral("length")].toDouble()));
+            copied += ranges.last().second;
+        }
+        QCOMPARE(copied, qulonglong(size));
+        std::sort(ranges.begin(), ranges.end());
+        qulonglong at = 0;
+        for (const auto &[offset, length] : ranges) {
+            QCOMPARE(offset, at); // one copy after another, no gap, no overlap
+            at += length;
+        }
+    }
+
     void namesTheLayers()
     {
         const QString trace = dir_.filePath(QStringLiteral("qcow2.jsonl"));
