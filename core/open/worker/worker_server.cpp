@@ -204,10 +204,13 @@ private:
         auto listed = folder ? (*container)->listDirectory(*folder, sink) : (*container)->list(sink);
         if (!batch.empty())
             flush();
+        // A listing the window stopped is not a whole listing, whether the stop reached a decoder
+        // (an error) or the sink between two entries (which ends the listing without one).
+        const bool stopped = cancelled_.load();
         Message done(Kind::Done);
-        done << !listed;
-        if (!listed)
-            done << (cancelled_.load() ? Error::cancelled() : listed.error());
+        done << (!listed || stopped);
+        if (!listed || stopped)
+            done << (stopped ? Error::cancelled() : listed.error());
         return done.bytes();
     }
 
@@ -263,10 +266,11 @@ private:
         clientGone = clientGone || !batch.flush();
         if (clientGone)
             ::_exit(0);
+        const bool stopped = cancelled_.load(); // as for a listing: a stopped walk is not whole
         Message done(Kind::Done);
-        done << !walked;
-        if (!walked)
-            done << (cancelled_.load() ? Error::cancelled() : walked.error());
+        done << (!walked || stopped);
+        if (!walked || stopped)
+            done << (stopped ? Error::cancelled() : walked.error());
         return done.bytes();
     }
 
