@@ -14,6 +14,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
+#include <tuple>
 
 using namespace asc;
 
@@ -194,6 +195,27 @@ private Q_SLOTS:
         const auto cat = test::runCli({QStringLiteral("cat"), dir_.filePath(name) + QStringLiteral("!/nothing-") + tool});
         QVERIFY2(cat.exitCode == 0, cat.err.constData());
         QVERIFY(cat.out.isEmpty());
+    }
+
+    // A compressed stream of zeros is a file of zeros, not an empty tar (two zero blocks start
+    // it): listed as one entry of its size. An empty tar, compressed, stays an empty tar.
+    void compressedZerosAreAFile()
+    {
+        sh(QStringLiteral("head -c 3000000 /dev/zero | gzip -c | gzip -c > zeros.gz.gz && head -c 100000 /dev/zero | zstd -q -c > zeros.zst && "
+                          "tar -cf empty.tar --files-from /dev/null && gzip -c empty.tar > empty.tar.gz"));
+        for (const auto &[file, name, size] : {std::tuple("zeros.gz.gz", "zeros.gz", 3000000), std::tuple("zeros.zst", "zeros", 100000)}) {
+            const auto ls = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), dir_.filePath(QString::fromLatin1(file))});
+            QVERIFY2(ls.exitCode == 0, ls.err.constData());
+            const QJsonObject entry = QJsonDocument::fromJson(ls.out.trimmed()).object();
+            QCOMPARE(entry.value(QStringLiteral("path")).toString(), QString::fromLatin1(name));
+            const auto cat = test::runCli({QStringLiteral("cat"), dir_.filePath(QString::fromLatin1(file)) + QStringLiteral("!/") + QString::fromLatin1(name)});
+            QCOMPARE(cat.out, QByteArray(size, '\0'));
+        }
+        const auto info = test::runCli({QStringLiteral("info"), dir_.filePath(QStringLiteral("empty.tar.gz"))});
+        QVERIFY2(info.out.contains("format: tar"), info.out.constData());
+        const auto ls = test::runCli({QStringLiteral("ls"), dir_.filePath(QStringLiteral("empty.tar.gz"))});
+        QCOMPARE(ls.exitCode, 0);
+        QVERIFY(ls.out.isEmpty());
     }
 
     // .tar.lzo is decoded by our own filter (bsdtar would run the external lzop, which the sandbox

@@ -3,11 +3,33 @@
 
 #include "archive_container.h"
 #include "compression_magic.h"
+#include "io/filters/filter_chain.h"
 #include "vfs/problems.h"
 
 #include <archive.h>
 
 namespace asc {
+
+// tar pads an archive to 10 KiB records (20 blocks); an empty one is at most two of them.
+static constexpr uint64_t kTarPadding = 20480;
+
+// Whether the file, decoded by our filters, is longer than `limit` bytes: a compressed stream of
+// zeros (a .gz of an empty disk) starts like an empty tar, but it is a file of zeros.
+static bool decodesBeyond(const SourcePtr &source, uint64_t limit)
+{
+    auto decoded = openDecoded(source);
+    if (!decoded || decoded->filters.isEmpty())
+        return false;
+    std::vector<char> scratch(64 << 10);
+    uint64_t total = 0;
+    while (total <= limit) {
+        auto got = decoded->stream->read(scratch);
+        if (!got || *got == 0)
+            return false;
+        total += *got;
+    }
+    return true;
+}
 
 static int probeArchive(const ProbeInput &input)
 {
@@ -25,7 +47,7 @@ static int probeArchive(const ProbeInput &input)
     // Two zero blocks are a valid empty tar, and so is the start of every blank disk: an "empty
     // tar" larger than tar's own padding is not one. Other empty archives (zip, 7z, rar, cpio)
     // carry their own signature and are empty archives.
-    if (any && !*any && base == ARCHIVE_FORMAT_TAR && input.source->size() > 20480)
+    if (any && !*any && base == ARCHIVE_FORMAT_TAR && (input.source->size() > kTarPadding || decodesBeyond(input.source, kTarPadding)))
         return 0;
     // A compressed stream that decodes to nothing is one empty file (the single-stream format),
     // not an empty archive.
