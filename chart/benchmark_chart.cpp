@@ -26,6 +26,30 @@
 
 namespace asc::ui {
 
+namespace {
+
+// The throughput axis: 0 to the first round step above the top, at most 8 steps. Qt's
+// applyNiceNumbers() starts from the axis's current tick count, so the same data charted
+// after another run got another axis (a 5,800 maximum ran to 10,000 with 3 ticks).
+void setThroughputRange(QValueAxis *y, double top)
+{
+    if (!(top > 0))
+        top = 1;
+    // The smallest round step (1, 2 or 5 times a power of ten) that covers the top in 8 steps.
+    const double magnitude = std::pow(10.0, std::floor(std::log10(top / 8)));
+    double step = 10 * magnitude;
+    for (double m : {1.0, 2.0, 5.0})
+        if (std::ceil(top / (m * magnitude) - 1e-9) <= 8) {
+            step = m * magnitude;
+            break;
+        }
+    const int steps = std::max(1, int(std::ceil(top / step - 1e-9)));
+    y->setRange(0, steps * step);
+    y->setTickCount(steps + 1);
+}
+
+} // namespace
+
 BenchmarkChart::BenchmarkChart(QObject *parent)
     : QObject(parent),
       chart_(new QChart)
@@ -220,9 +244,8 @@ void BenchmarkChart::rebuild()
         x->append(sizeLabel(b), std::log2(double(b)));
     x->setRange(xmin - 0.3, xmax + 0.3);
     y->setTitleText(tr("throughput (MiB/s)"));
-    y->setRange(0, maxRate > 0 ? maxRate * 1.08 : 1);
+    setThroughputRange(y, maxRate * 1.04);
     y->setLabelFormat(QStringLiteral("%.0f"));
-    y->applyNiceNumbers();
 
     const QPalette palette = QApplication::palette();
     const bool overlay = results_.size() > 1;

@@ -99,6 +99,38 @@ private Q_SLOTS:
         QCOMPARE(colours.size(), strategies.size());
     }
 
+    // The throughput axis depends on the data only: the same result charted fresh or after
+    // another one gets the same axis, ending at the first round step above its maximum.
+    void throughputAxisFitsTheData()
+    {
+        auto resultPeaking = [](double top) {
+            BenchResult result;
+            result.config.buffers = {4096, 8192, 16384};
+            for (uint64_t buffer : result.config.buffers) {
+                BenchPoint point;
+                point.strategy = QStringLiteral("read");
+                point.buffer = buffer;
+                point.mibps.mean = point.mibps.median = point.mibps.min = top / 2;
+                point.mibps.max = buffer == 16384 ? top : top / 2;
+                point.mibps.count = 3;
+                result.points.push_back(point);
+            }
+            return result;
+        };
+        auto yAxis = [](ui::BenchmarkChart &chart) {
+            return qobject_cast<QValueAxis *>(chart.chart()->axes(Qt::Vertical).first());
+        };
+        ui::BenchmarkChart fresh;
+        fresh.setResults({{QString(), resultPeaking(5800)}});
+        QCOMPARE(yAxis(fresh)->max(), 7000.0);
+        QCOMPARE(yAxis(fresh)->tickCount(), 8);
+        ui::BenchmarkChart reused;
+        for (double top : {130.0, 41.0, 99000.0, 5800.0})
+            reused.setResults({{QString(), resultPeaking(top)}});
+        QCOMPARE(yAxis(reused)->max(), yAxis(fresh)->max());
+        QCOMPARE(yAxis(reused)->tickCount(), yAxis(fresh)->tickCount());
+    }
+
     // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
     void init() { QSettings().clear(); }
 
