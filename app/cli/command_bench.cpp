@@ -38,6 +38,13 @@ int runBench(const QStringList &args)
     parser.addOption({QStringLiteral("cache"), QStringLiteral("warm, or cold: evict the file's pages (posix_fadvise DONTNEED) before every run."), QStringLiteral("MODE"), QStringLiteral("warm")});
     parser.addOption({QStringLiteral("passes"), QStringLiteral("Repeat the whole sweep N times, reported as pass 1, 2, ... (first/second pass)."), QStringLiteral("N"), QStringLiteral("1")});
     parser.addOption({QStringLiteral("output-dir"), QStringLiteral("Where the copy strategies write (the copy is removed after each run)."), QStringLiteral("DIR")});
+    parser.addOption({QStringLiteral("command"),
+                      QStringLiteral("Your own reader, as NAME=TEMPLATE (repeatable): a command line with {file} (the target's path) or\n"
+                                     "{stdin} (/dev/stdin, the target's bytes on standard input), and {buffer} (bytes) or {buffer_kib}.\n"
+                                     "Measured for its whole process tree. With --command, strategies run only when named."),
+                      QStringLiteral("NAME=TEMPLATE")});
+    parser.addOption({QStringLiteral("shell"), QStringLiteral("Run each --command with /bin/sh -c (pipes, redirections); placeholders are quoted for it.")});
+    parser.addOption({QStringLiteral("prepare"), QStringLiteral("A shell command run before each run, not timed (e.g. to drop a cache of your own)."), QStringLiteral("CMD")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("Write the result as JSON (written atomically)."), QStringLiteral("FILE")});
     parser.addOption({QStringLiteral("csv"), QStringLiteral("Write the per-point statistics as CSV."), QStringLiteral("FILE")});
     if (auto stop = p.parse(args, 1))
@@ -63,20 +70,37 @@ int runBench(const QStringList &args)
     config.cache = cache == QLatin1String("cold") ? CacheMode::Cold : CacheMode::Warm;
 
     config.outputDir = parser.value(QStringLiteral("output-dir"));
+    for (const QString &text : parser.values(QStringLiteral("command"))) {
+        auto command = parseCommandTemplate(text, parser.isSet(QStringLiteral("shell")));
+        if (!command)
+            return usage(QStringLiteral("bench: ") + command.error().message);
+        for (const CommandTemplate &other : config.commands)
+            if (other.name == command->name)
+                return usage(QStringLiteral("bench: two commands are named %1: give each a NAME= of its own").arg(other.name));
+        config.commands.push_back(*command);
+    }
+    config.prepare = parser.value(QStringLiteral("prepare"));
     auto target = openReadTarget(spec);
     if (!target)
         return fail(spec, target.error());
     target->target.outputDir = config.outputDir;
-    auto selection = selectStrategies(config.strategies, target->target);
+    auto selection = config.commands.empty() || !config.strategies.isEmpty() ? selectStrategies(config.strategies, target->target) : Result<StrategySelection>(StrategySelection{});
     if (!selection)
         return selection.error().kind == ErrorKind::Usage ? usage(QStringLiteral("bench: ") + selection.error().message) : fail(spec, selection.error());
     int width = 12;
     for (const auto &s : selection->strategies)
         width = std::max(width, int(s->name().size()));
+    for (const CommandTemplate &c : config.commands) {
+        width = std::max(width, int(c.name.size()));
+        if (c.usesFile && target->target.filePath.isEmpty())
+            return usage(QStringLiteral("bench: --command %1: %2 is inside a container, so it has no {file}; use {stdin}").arg(c.name, spec));
+    }
     printLine(QStringLiteral("target: %1 (%2 bytes, %3)").arg(spec).arg(target->target.source->size()).arg(sizeLabel(target->target.source->size())));
     printLine(QStringLiteral("runs: %1 + %2 warm-up per point, cache %3, %4 pass(es); MiB = 2^20 bytes").arg(config.runs).arg(config.warmup).arg(cache).arg(config.passes));
     for (const QString &skipped : selection->skipped)
         printLine(QStringLiteral("skipped %1").arg(skipped));
+    for (const CommandTemplate &c : config.commands)
+        printLine(QStringLiteral("command %1: %2%3").arg(c.name, c.text, c.shell ? QStringLiteral(" (with /bin/sh -c)") : QString()));
 
     CancelFlag cancel;
     interruptFlag = &cancel;

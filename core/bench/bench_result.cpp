@@ -54,6 +54,18 @@ QJsonObject toJson(const BenchResult &result)
         {QStringLiteral("passes"), result.config.passes},
         {QStringLiteral("units"), QStringLiteral("MiB/s, MiB = 2^20 bytes")},
     };
+    if (!result.config.commands.empty()) {
+        QJsonArray commands;
+        for (const CommandTemplate &c : result.config.commands)
+            commands.append(QJsonObject{{QStringLiteral("name"), c.name}, {QStringLiteral("template"), c.text}, {QStringLiteral("shell"), c.shell}});
+        QJsonObject config = json[QStringLiteral("config")].toObject();
+        config[QStringLiteral("commands")] = commands;
+        if (!result.config.prepare.isEmpty())
+            config[QStringLiteral("prepare")] = result.config.prepare;
+        json[QStringLiteral("config")] = config;
+    }
+    if (!result.notes.isEmpty())
+        json[QStringLiteral("notes")] = QJsonArray::fromStringList(result.notes);
     QJsonArray points;
     for (const BenchPoint &p : result.points) {
         QJsonObject o = summaryJson(p.mibps);
@@ -63,9 +75,35 @@ QJsonObject toJson(const BenchResult &result)
         o[QStringLiteral("pass")] = p.pass;
         if (!p.note.isEmpty())
             o[QStringLiteral("note")] = p.note;
+        auto count = [](int64_t v) { return v < 0 ? QJsonValue() : QJsonValue(double(v)); };
+        if (p.isCommand) {
+            o[QStringLiteral("kind")] = QStringLiteral("command");
+            o[QStringLiteral("template")] = p.commandTemplate;
+            o[QStringLiteral("command")] = p.command;
+            o[QStringLiteral("request_bytes_median")] = p.requestBytesMedian < 0 ? QJsonValue() : QJsonValue(p.requestBytesMedian);
+            o[QStringLiteral("target_read_calls")] = count(p.targetReadCalls);
+            o[QStringLiteral("target_read_bytes")] = count(p.targetReadBytes);
+        }
         QJsonArray runs;
         for (const Sample &s : p.runs) {
             QJsonObject r;
+            if (p.isCommand) {
+                // The whole process tree, as the kernel counted it (CLI.md, bench --command).
+                r[QStringLiteral("seconds")] = s.seconds;
+                r[QStringLiteral("bytes")] = double(s.bytes);
+                r[QStringLiteral("user")] = s.user;
+                r[QStringLiteral("sys")] = s.sys;
+                r[QStringLiteral("max_rss")] = count(s.maxRssBytes);
+                r[QStringLiteral("read_calls")] = double(s.syscalls);
+                r[QStringLiteral("read_bytes")] = count(s.rchar);
+                r[QStringLiteral("storage_read_bytes")] = count(s.readBytes);
+                r[QStringLiteral("write_calls")] = count(s.writeCalls);
+                r[QStringLiteral("write_bytes")] = count(s.writeBytes);
+                r[QStringLiteral("storage_write_bytes")] = count(s.storageWriteBytes);
+                r[QStringLiteral("exit_status")] = s.exitStatus;
+                runs.append(r);
+                continue;
+            }
             r[QStringLiteral("seconds")] = s.seconds;
             r[QStringLiteral("bytes")] = double(s.bytes);
             r[QStringLiteral("user")] = s.user;
@@ -104,6 +142,16 @@ Result<BenchResult> benchResultFromJson(const QJsonObject &json, const QString &
     result.config.warmup = config.value(QStringLiteral("warmup")).toInt(1);
     result.config.cache = config.value(QStringLiteral("cache")).toString() == QLatin1String("cold") ? CacheMode::Cold : CacheMode::Warm;
     result.config.passes = config.value(QStringLiteral("passes")).toInt(1);
+    for (const auto &c : config.value(QStringLiteral("commands")).toArray()) {
+        CommandTemplate t;
+        t.name = c.toObject().value(QStringLiteral("name")).toString();
+        t.text = c.toObject().value(QStringLiteral("template")).toString();
+        t.shell = c.toObject().value(QStringLiteral("shell")).toBool();
+        result.config.commands.push_back(t);
+    }
+    result.config.prepare = config.value(QStringLiteral("prepare")).toString();
+    for (const auto &n : json.value(QStringLiteral("notes")).toArray())
+        result.notes << n.toString();
     for (const auto &value : json.value(QStringLiteral("points")).toArray()) {
         const QJsonObject o = value.toObject();
         if (!o.value(QStringLiteral("strategy")).isString() || !o.value(QStringLiteral("buffer")).isDouble())
@@ -114,6 +162,15 @@ Result<BenchResult> benchResultFromJson(const QJsonObject &json, const QString &
         p.cache = o.value(QStringLiteral("cache")).toString() == QLatin1String("cold") ? CacheMode::Cold : CacheMode::Warm;
         p.pass = o.value(QStringLiteral("pass")).toInt(1);
         p.note = o.value(QStringLiteral("note")).toString();
+        auto count = [](const QJsonValue &v) { return v.isDouble() ? int64_t(v.toDouble()) : int64_t(-1); };
+        p.isCommand = o.value(QStringLiteral("kind")).toString() == QLatin1String("command");
+        if (p.isCommand) {
+            p.commandTemplate = o.value(QStringLiteral("template")).toString();
+            p.command = o.value(QStringLiteral("command")).toString();
+            p.requestBytesMedian = o.value(QStringLiteral("request_bytes_median")).toDouble(-1);
+            p.targetReadCalls = count(o.value(QStringLiteral("target_read_calls")));
+            p.targetReadBytes = count(o.value(QStringLiteral("target_read_bytes")));
+        }
         std::vector<double> rates;
         for (const auto &r : o.value(QStringLiteral("runs")).toArray()) {
             const QJsonObject run = r.toObject();
@@ -122,9 +179,20 @@ Result<BenchResult> benchResultFromJson(const QJsonObject &json, const QString &
             s.bytes = uint64_t(run.value(QStringLiteral("bytes")).toDouble());
             s.user = run.value(QStringLiteral("user")).toDouble();
             s.sys = run.value(QStringLiteral("sys")).toDouble();
-            s.syscalls = uint64_t(run.value(QStringLiteral("syscalls")).toDouble());
-            s.readBytes = run.value(QStringLiteral("read_bytes")).isDouble() ? int64_t(run.value(QStringLiteral("read_bytes")).toDouble()) : -1;
-            s.rchar = run.value(QStringLiteral("rchar")).isDouble() ? int64_t(run.value(QStringLiteral("rchar")).toDouble()) : -1;
+            if (p.isCommand) {
+                s.syscalls = uint64_t(std::max<int64_t>(0, count(run.value(QStringLiteral("read_calls")))));
+                s.rchar = count(run.value(QStringLiteral("read_bytes")));
+                s.readBytes = count(run.value(QStringLiteral("storage_read_bytes")));
+                s.maxRssBytes = count(run.value(QStringLiteral("max_rss")));
+                s.writeCalls = count(run.value(QStringLiteral("write_calls")));
+                s.writeBytes = count(run.value(QStringLiteral("write_bytes")));
+                s.storageWriteBytes = count(run.value(QStringLiteral("storage_write_bytes")));
+                s.exitStatus = run.value(QStringLiteral("exit_status")).toInt();
+            } else {
+                s.syscalls = uint64_t(run.value(QStringLiteral("syscalls")).toDouble());
+                s.readBytes = count(run.value(QStringLiteral("read_bytes")));
+                s.rchar = count(run.value(QStringLiteral("rchar")));
+            }
             p.runs.push_back(s);
             if (s.seconds > 0)
                 rates.push_back(double(s.bytes) / 1048576.0 / s.seconds);
@@ -144,7 +212,7 @@ Result<BenchResult> benchResultFromJson(const QJsonObject &json, const QString &
 
 QByteArray toCsv(const BenchResult &result)
 {
-    QByteArray csv = "strategy,buffer,cache,pass,runs,mean_mibps,sd_mibps,median_mibps,min_mibps,max_mibps,median_syscalls,cpu_user_s,cpu_sys_s,note\n";
+    QByteArray csv = "strategy,buffer,cache,pass,runs,mean_mibps,sd_mibps,median_mibps,min_mibps,max_mibps,median_syscalls,cpu_user_s,cpu_sys_s,note,kind,request_bytes_median,command\n";
     for (const BenchPoint &p : result.points) {
         double user = 0, sys = 0;
         for (const Sample &s : p.runs) {
@@ -154,7 +222,9 @@ QByteArray toCsv(const BenchResult &result)
         const double n = std::max<size_t>(1, p.runs.size());
         QString note = p.note;
         note.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-        csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,\"%14\"\n")
+        QString command = p.command;
+        command.replace(QLatin1Char('"'), QStringLiteral("\"\""));
+        csv += QStringLiteral("%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,\"%14\",%15,%16,\"%17\"\n")
                    .arg(p.strategy)
                    .arg(p.buffer)
                    .arg(cacheModeName(p.cache))
@@ -169,6 +239,9 @@ QByteArray toCsv(const BenchResult &result)
                    .arg(user / n, 0, 'f', 4)
                    .arg(sys / n, 0, 'f', 4)
                    .arg(note)
+                   .arg(p.isCommand ? QStringLiteral("command") : QStringLiteral("strategy"))
+                   .arg(p.requestBytesMedian < 0 ? QString() : QString::number(p.requestBytesMedian, 'f', 0))
+                   .arg(command)
                    .toUtf8();
     }
     return csv;
@@ -225,6 +298,8 @@ QStringList summaryLines(const BenchResult &result)
         const Ratio r = ratioOf(fastest->mibps, p->mibps);
         lines << QStringLiteral("  %1 ± %2 times faster than %3").arg(r.value, 0, 'f', 2).arg(r.sd, 0, 'f', 2).arg(pointName(*p, passes));
     }
+    for (const QString &note : result.notes)
+        lines << QStringLiteral("Note: ") + note;
     return lines;
 }
 

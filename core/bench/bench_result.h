@@ -3,6 +3,7 @@
 // A benchmark run as plain data: configuration, machine, samples and per-point statistics.
 // Written to and read from the JSON layout in CLI.md (and CSV), so results can be compared later.
 
+#include "bench/command/command_template.h"
 #include "io/result.h"
 #include "statistics.h"
 
@@ -26,6 +27,8 @@ struct BenchConfig {
     CacheMode cache = CacheMode::Warm;
     int passes = 1;
     QString outputDir; // for the copy strategies
+    std::vector<CommandTemplate> commands; // bench --command: the user's own readers
+    QString prepare; // bench --prepare: a shell command run before each run, untimed
 };
 
 struct Sample {
@@ -36,6 +39,12 @@ struct Sample {
     uint64_t syscalls = 0; // read calls the strategy made
     int64_t readBytes = -1; // /proc/self/io read_bytes delta (bytes fetched from storage); -1 unknown
     int64_t rchar = -1; // /proc/self/io rchar delta
+    // A command's run, for its whole process tree as the kernel counted it (-1: not measured).
+    int64_t maxRssBytes = -1;
+    int64_t writeCalls = -1;
+    int64_t writeBytes = -1; // bytes through write-family calls
+    int64_t storageWriteBytes = -1;
+    int exitStatus = 0;
 };
 
 struct BenchPoint {
@@ -46,6 +55,13 @@ struct BenchPoint {
     std::vector<Sample> runs;
     Summary mibps; // MiB/s = bytes / 2^20 / seconds, over runs
     QString note; // e.g. a fallback the strategy took, or an unverified cache eviction
+    // A command point (bench --command): what ran, and what its one traced run saw on the target.
+    bool isCommand = false;
+    QString commandTemplate;
+    QString command; // expanded
+    double requestBytesMedian = -1;
+    int64_t targetReadCalls = -1;
+    int64_t targetReadBytes = -1;
 
     double medianSyscalls() const;
 };
@@ -58,6 +74,7 @@ struct BenchResult {
     uint64_t targetBytes = 0;
     BenchConfig config;
     std::vector<BenchPoint> points;
+    QStringList notes; // "dd ignores the buffer: ..."
 };
 
 QJsonObject toJson(const BenchResult &result);

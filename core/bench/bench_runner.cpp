@@ -2,13 +2,16 @@
 #include "bench_runner.h"
 
 #include "cache_control.h"
+#include "command/command_run.h"
 #include "machine_info.h"
 #include "io/proc_io.h"
 #include "units.h"
 #include "version.h"
 
 #include <chrono>
+#include <map>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 namespace asc {
 
@@ -109,15 +112,117 @@ static Result<Sample> measure(const ReadStrategy &strategy, const ReadTarget &ta
     return s;
 }
 
+// What one traced (untimed) run of a command saw on the target, kept with its point.
+struct CommandTrace {
+    int64_t calls = 0;
+    int64_t bytes = 0;
+    double requestMedian = -1;
+    bool mapsTarget = false;
+    bool usesIoUring = false;
+};
+
+static Result<CommandTrace> traceCommand(const CommandTemplate &command, const ReadTarget &target, uint64_t buffer, const CancelFlag &cancel)
+{
+    auto run = runCommand(command, target, buffer, true, cancel);
+    if (!run)
+        return std::move(run).error();
+    CommandTrace trace;
+    std::vector<double> requests;
+    for (const TargetRead &r : run->tree.targetReads) {
+        ++trace.calls;
+        trace.bytes += int64_t(r.length);
+        requests.push_back(double(r.request));
+    }
+    if (!requests.empty())
+        trace.requestMedian = summarise(requests).median;
+    trace.mapsTarget = run->tree.mapsTarget;
+    trace.usesIoUring = run->tree.usesIoUring;
+    return trace;
+}
+
+static Result<Sample> measureCommand(const CommandTemplate &command, const ReadTarget &target, uint64_t buffer, const CommandTrace &trace,
+                                     const CancelFlag &cancel)
+{
+    auto run = runCommand(command, target, buffer, false, cancel);
+    if (!run)
+        return std::move(run).error();
+    const ProcessTreeMeasurement &m = run->tree;
+    Sample s;
+    s.seconds = m.seconds;
+    // Throughput counts what the tree read from the target (its traced run); a reader the trace
+    // cannot see (mmap, io_uring) is credited with the whole target.
+    s.bytes = trace.bytes > 0 ? uint64_t(trace.bytes) : target.source->size();
+    s.user = m.user;
+    s.sys = m.sys;
+    s.syscalls = m.io.syscr;
+    s.rchar = int64_t(m.io.rchar);
+    s.readBytes = int64_t(m.io.readBytes);
+    s.maxRssBytes = int64_t(m.maxRssBytes);
+    s.writeCalls = int64_t(m.io.syscw);
+    s.writeBytes = int64_t(m.io.wchar);
+    s.storageWriteBytes = int64_t(m.io.writeBytes);
+    s.exitStatus = WEXITSTATUS(m.exitStatus);
+    return s;
+}
+
+static Result<void> runPrepare(const QString &prepare, const CancelFlag &cancel)
+{
+    if (prepare.isEmpty())
+        return {};
+    CommandTemplate t;
+    t.name = QStringLiteral("prepare");
+    t.text = prepare;
+    t.shell = true;
+    ReadTarget none;
+    ProcessTreeRequest request;
+    request.argv = t.expand(QString(), 0);
+    request.label = QStringLiteral("--prepare '%1'").arg(prepare);
+    auto run = measureProcessTree(request, cancel);
+    if (!run)
+        return std::move(run).error();
+    if (!WIFEXITED(run->exitStatus) || WEXITSTATUS(run->exitStatus) != 0)
+        return Error::make(ErrorKind::System, request.label,
+                           QStringLiteral("failed: %1%2").arg(waitStatusText(run->exitStatus), run->stderrTail.isEmpty() ? QString() : QStringLiteral(": ") + run->stderrTail));
+    return {};
+}
+
+// What the traced runs say about each command, for the summary: a buffer it ignores, a target
+// it does not read through calls, or reads only in part.
+static QStringList commandNotes(const BenchResult &result)
+{
+    QStringList notes;
+    for (const CommandTemplate &command : result.config.commands) {
+        std::map<uint64_t, double> requests;
+        QStringList partial;
+        for (const BenchPoint &p : result.points) {
+            if (!p.isCommand || p.strategy != command.name || p.pass != 1)
+                continue;
+            requests[p.buffer] = p.requestBytesMedian;
+            if (p.targetReadBytes >= 0 && uint64_t(p.targetReadBytes) != result.targetBytes && p.targetReadBytes > 0)
+                partial << QStringLiteral("%1 at %2").arg(sizeLabel(uint64_t(p.targetReadBytes)), sizeLabel(p.buffer));
+        }
+        bool same = requests.size() >= 2 && requests.begin()->second > 0;
+        for (const auto &[buffer, median] : requests)
+            same = same && median == requests.begin()->second;
+        if (same)
+            notes << QStringLiteral("%1 ignores the buffer: its reads are %2 bytes at every size").arg(command.name).arg(requests.begin()->second, 0, 'f', 0);
+        if (!partial.isEmpty())
+            notes << QStringLiteral("%1 read part of the target (%2 bytes): %3").arg(command.name).arg(result.targetBytes).arg(partial.join(QStringLiteral(", ")));
+    }
+    return notes;
+}
+
 Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &opened, const CancelFlag &cancel,
                              const BenchCallbacks &callbacks)
 {
     ReadTarget target = opened.target;
     target.outputDir = config.outputDir;
-    auto selection = selectStrategies(config.strategies, target);
+    // With commands, strategies run only when named: the user's own reader is the subject.
+    StrategySelection named;
+    auto selection = config.commands.empty() || !config.strategies.isEmpty() ? selectStrategies(config.strategies, target) : Result<StrategySelection>(named);
     if (!selection)
         return std::move(selection).error();
-    if (selection->strategies.empty())
+    if (selection->strategies.empty() && config.commands.empty())
         return Error::make(ErrorKind::Usage, target.spec,
                            QStringLiteral("no strategy applies to this target: ") + selection->skipped.join(QStringLiteral("; ")));
     BenchResult result;
@@ -131,27 +236,55 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
         result.config.strategies << s->name();
 
     const int perPoint = std::max(0, config.warmup) + std::max(1, config.runs);
-    const int total = std::max(1, config.passes) * int(config.buffers.size()) * int(selection->strategies.size()) * perPoint;
+    const size_t strategyCount = selection->strategies.size();
+    const size_t contenders = strategyCount + config.commands.size();
+    const int total = std::max(1, config.passes) * int(config.buffers.size()) * int(contenders) * perPoint;
     int done = 0;
+    std::map<std::pair<size_t, uint64_t>, CommandTrace> traces; // (command, buffer)
     for (int pass = 1; pass <= std::max(1, config.passes); ++pass) {
         for (uint64_t buffer : config.buffers) {
             // Runs are interleaved across strategies at each size, so drift on a noisy machine
             // spreads over all of them instead of biasing one.
-            std::vector<BenchPoint> points(selection->strategies.size());
+            std::vector<BenchPoint> points(contenders);
             for (size_t i = 0; i < points.size(); ++i) {
-                points[i].strategy = selection->strategies[i]->name();
                 points[i].buffer = buffer;
                 points[i].cache = config.cache;
                 points[i].pass = pass;
+                if (i < strategyCount) {
+                    points[i].strategy = selection->strategies[i]->name();
+                    continue;
+                }
+                // A command's point: one traced run first (untimed), for its requests on the target.
+                const CommandTemplate &command = config.commands[i - strategyCount];
+                points[i].strategy = command.name;
+                points[i].isCommand = true;
+                points[i].commandTemplate = command.text;
+                points[i].command = command.expandedText(target.filePath, buffer);
+                const auto key = std::make_pair(i - strategyCount, buffer);
+                if (!traces.count(key)) {
+                    if (callbacks.progress)
+                        callbacks.progress(done, total, QStringLiteral("%1 %2, traced run").arg(command.name, sizeLabel(buffer)));
+                    auto trace = traceCommand(command, target, buffer, cancel);
+                    if (!trace)
+                        return std::move(trace).error();
+                    traces[key] = *trace;
+                }
+                const CommandTrace &trace = traces[key];
+                points[i].requestBytesMedian = trace.requestMedian;
+                points[i].targetReadCalls = trace.calls;
+                points[i].targetReadBytes = trace.bytes;
+                if (trace.mapsTarget)
+                    points[i].note = QStringLiteral("maps the target (mmap): page faults are not counted as reads");
+                else if (trace.usesIoUring)
+                    points[i].note = QStringLiteral("uses io_uring: its reads are not seen by the trace");
             }
             std::vector<QString> strategyNotes(points.size());
             for (int run = 0; run < perPoint; ++run) {
                 for (size_t i = 0; i < points.size(); ++i) {
-                    const ReadStrategy &strategy = *selection->strategies[i];
                     if (cancel.isCancelled())
                         return Error::cancelled();
                     if (callbacks.progress)
-                        callbacks.progress(done, total, QStringLiteral("%1 %2, %3 %4 of %5, pass %6").arg(strategy.name(), sizeLabel(buffer), run < config.warmup ? QStringLiteral("warm-up") : QStringLiteral("run")).arg(run < config.warmup ? run + 1 : run - config.warmup + 1).arg(run < config.warmup ? config.warmup : config.runs).arg(pass));
+                        callbacks.progress(done, total, QStringLiteral("%1 %2, %3 %4 of %5, pass %6").arg(points[i].strategy, sizeLabel(buffer), run < config.warmup ? QStringLiteral("warm-up") : QStringLiteral("run")).arg(run < config.warmup ? run + 1 : run - config.warmup + 1).arg(run < config.warmup ? config.warmup : config.runs).arg(pass));
                     if (config.cache == CacheMode::Cold) {
                         auto evicted = evictFromPageCache(opened.cachePath);
                         if (!evicted)
@@ -161,8 +294,12 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
                                                  ? QStringLiteral("cache eviction could not be verified")
                                                  : QStringLiteral("cache eviction left %1% resident").arg(evicted->residentFraction * 100, 0, 'f', 1);
                     }
+                    if (auto prepared = runPrepare(config.prepare, cancel); !prepared)
+                        return std::move(prepared).error();
                     QString note;
-                    auto sample = measure(strategy, target, size_t(buffer), cancel, &note);
+                    auto sample = i < strategyCount
+                                      ? measure(*selection->strategies[i], target, size_t(buffer), cancel, &note)
+                                      : measureCommand(config.commands[i - strategyCount], target, buffer, traces[{i - strategyCount, buffer}], cancel);
                     ++done;
                     if (!sample)
                         return std::move(sample).error();
@@ -187,6 +324,7 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
             }
         }
     }
+    result.notes = commandNotes(result);
     if (callbacks.progress)
         callbacks.progress(total, total, QStringLiteral("done"));
     return result;

@@ -12,8 +12,10 @@ namespace asc {
 
 namespace {
 
+} // namespace
+
 // The counters from an open io file: read again from its start (the kernel makes them afresh).
-std::optional<ProcIo> readOpen(int fd)
+std::optional<ProcIo> readProcIoFile(int fd)
 {
     char text[1024];
     const ssize_t n = ::pread(fd, text, sizeof text - 1, 0);
@@ -30,6 +32,8 @@ std::optional<ProcIo> readOpen(int fd)
             *field.value = std::strtoull(at + std::strlen(field.key), nullptr, 10);
     return io;
 }
+
+namespace {
 
 // This process's or thread's io file, opened once (through the file opener: a worker's parent
 // passes it) and kept; opened again in a child after fork, or in another thread.
@@ -55,7 +59,7 @@ public:
             fd_ = openReadOnly(QByteArray(path));
             owner_ = owner;
         }
-        return fd_ >= 0 ? readOpen(fd_) : std::nullopt;
+        return fd_ >= 0 ? readProcIoFile(fd_) : std::nullopt;
     }
 
 private:
@@ -78,7 +82,7 @@ std::optional<ProcIo> readProcIo(int pid)
     const int fd = ::open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return std::nullopt;
-    auto io = readOpen(fd);
+    auto io = readProcIoFile(fd);
     ::close(fd);
     return io;
 }

@@ -21,6 +21,8 @@ enum class ProcIoScope { Process,
                          Thread };
 // Empty where /proc has no io file (containers without it, other kernels).
 std::optional<ProcIo> readProcIo(ProcIoScope scope = ProcIoScope::Process);
+// From an open io file (of any task), read from its start.
+std::optional<ProcIo> readProcIoFile(int fd);
 // Another process's (a child's, while it runs or before it is reaped).
 std::optional<ProcIo> readProcIo(int pid);
 
