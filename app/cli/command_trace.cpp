@@ -4,6 +4,9 @@
 // writes one JSON object per read to FILE (JSON Lines: file, offset, length, t, thread, layer)
 // and prints a summary per file on stderr.
 
+#include "argument_parser.h"
+#include "bench/command/command_run.h"
+#include "bench/read_target.h"
 #include "cli_output.h"
 #include "commands.h"
 #include "io/proc_io.h"
@@ -45,8 +48,68 @@ static void printSummary(const std::vector<TraceFileSummary> &files, uint64_t de
     }
 }
 
+// `trace [-o FILE] --command 'TEMPLATE' [--buffer SIZE] [--shell] SPEC`: any program's reads of the
+// target, seen by the kernel (process_tree.h's traced run), in the same records and summary.
+static int traceCommand(const QStringList &args)
+{
+    ArgumentParser p(QStringLiteral("trace"),
+                     QStringLiteral("Run TEMPLATE (a command line with {file} or {stdin}, and optionally {buffer}/{buffer_kib}) and record\n"
+                                    "every read-family call of its process tree on SPEC: offset, length, time, pid, call."));
+    p.addPositional(QStringLiteral("SPEC"), QStringLiteral("the file (or an entry, given on {stdin}) the command reads"));
+    QCommandLineParser &parser = p.parser();
+    parser.addOption({{QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("JSON Lines output (default archivescope-trace.jsonl)."), QStringLiteral("FILE"), QStringLiteral("archivescope-trace.jsonl")});
+    parser.addOption({QStringLiteral("command"), QStringLiteral("The command line to run."), QStringLiteral("TEMPLATE")});
+    parser.addOption({QStringLiteral("buffer"), QStringLiteral("The value of {buffer} (default 64K)."), QStringLiteral("SIZE"), QStringLiteral("64K")});
+    parser.addOption({QStringLiteral("shell"), QStringLiteral("Run the command with /bin/sh -c.")});
+    if (auto stop = p.parse(args, 1))
+        return *stop;
+    const QString spec = parser.positionalArguments().first();
+    auto command = parseCommandTemplate(parser.value(QStringLiteral("command")), parser.isSet(QStringLiteral("shell")), false);
+    if (!command)
+        return usage(QStringLiteral("trace: ") + command.error().message);
+    const auto buffer = parseSize(parser.value(QStringLiteral("buffer")));
+    if (!buffer || *buffer == 0)
+        return usage(QStringLiteral("trace: bad --buffer '%1'").arg(parser.value(QStringLiteral("buffer"))));
+    auto target = openReadTarget(spec);
+    if (!target)
+        return fail(spec, target.error());
+    if (command->usesFile && target->target.filePath.isEmpty())
+        return usage(QStringLiteral("trace: %1 is inside a container, so it has no {file}; use {stdin}").arg(spec));
+    CancelFlag never;
+    auto run = runCommand(*command, target->target, *buffer, true, never);
+    if (!run)
+        return fail(spec, run.error());
+    const QStringList files = {target->target.filePath.isEmpty() ? spec : target->target.filePath};
+    std::vector<TraceRecord> records;
+    for (const TargetRead &read : run->tree.targetReads) {
+        TraceRecord r;
+        r.offset = read.offset;
+        r.length = read.length;
+        r.tNs = read.tNs;
+        r.thread = read.pid;
+        r.layer = read.call;
+        records.push_back(r);
+    }
+    QByteArray lines;
+    for (const TraceRecord &r : records)
+        lines += QJsonDocument(traceRecordJson(r, files)).toJson(QJsonDocument::Compact) + '\n';
+    const QString output = parser.value(QStringLiteral("output"));
+    if (auto written = writeFileAtomically(output, lines); !written)
+        return fail(output, written.error());
+    printSummary(summarizeTrace(records, files), target->target.source->size());
+    if (run->tree.mapsTarget)
+        std::fprintf(stderr, "trace: the command maps the file (mmap): its page faults are not read calls, and not recorded\n");
+    if (run->tree.usesIoUring)
+        std::fprintf(stderr, "trace: the command uses io_uring: those reads are not seen\n");
+    std::fprintf(stderr, "trace: %s: %zu reads written to %s\n", run->command.toUtf8().constData(), records.size(), output.toUtf8().constData());
+    return Success;
+}
+
 int runTrace(const QStringList &args, const std::function<int(const QStringList &)> &dispatch)
 {
+    if (std::any_of(args.begin(), args.end(), [](const QString &a) { return a == QLatin1String("--command") || a.startsWith(QLatin1String("--command=")); }) &&
+        !args.contains(QStringLiteral("--")))
+        return traceCommand(args);
     QString output = QStringLiteral("archivescope-trace.jsonl");
     qsizetype i = 1;
     for (; i < args.size() && args[i] != QLatin1String("--"); ++i) {
@@ -54,6 +117,7 @@ int runTrace(const QStringList &args, const std::function<int(const QStringList 
             output = args[++i];
         else if (args[i] == QLatin1String("--help") || args[i] == QLatin1String("-h")) {
             std::fputs("Usage: archivescope-cli trace [-o FILE] -- COMMAND ARGS...\n"
+                       "       archivescope-cli trace [-o FILE] --command 'TEMPLATE' [--buffer SIZE] [--shell] SPEC\n"
                        "Runs COMMAND (ls, cat, info, map, extract, bench, ...) with every read of a file recorded:\n"
                        "one JSON object per read in FILE (default archivescope-trace.jsonl): file, offset,\n"
                        "length, t (seconds since the start), thread, layer (the parser part that asked:\n"

@@ -94,8 +94,13 @@ QJsonObject toJson(const BenchResult &result)
                 r[QStringLiteral("user")] = s.user;
                 r[QStringLiteral("sys")] = s.sys;
                 r[QStringLiteral("max_rss")] = count(s.maxRssBytes);
-                r[QStringLiteral("read_calls")] = double(s.syscalls);
-                r[QStringLiteral("read_bytes")] = count(s.rchar);
+                // On the target: the point's traced run (timed runs are not stopped per call).
+                r[QStringLiteral("read_calls")] = count(p.targetReadCalls);
+                r[QStringLiteral("read_bytes")] = count(p.targetReadBytes);
+                // Every read of every task, as the kernel counted them in this run (execve's own
+                // reads of the program included).
+                r[QStringLiteral("tree_read_calls")] = double(s.syscalls);
+                r[QStringLiteral("tree_read_bytes")] = count(s.rchar);
                 r[QStringLiteral("storage_read_bytes")] = count(s.readBytes);
                 r[QStringLiteral("write_calls")] = count(s.writeCalls);
                 r[QStringLiteral("write_bytes")] = count(s.writeBytes);
@@ -180,8 +185,8 @@ Result<BenchResult> benchResultFromJson(const QJsonObject &json, const QString &
             s.user = run.value(QStringLiteral("user")).toDouble();
             s.sys = run.value(QStringLiteral("sys")).toDouble();
             if (p.isCommand) {
-                s.syscalls = uint64_t(std::max<int64_t>(0, count(run.value(QStringLiteral("read_calls")))));
-                s.rchar = count(run.value(QStringLiteral("read_bytes")));
+                s.syscalls = uint64_t(std::max<int64_t>(0, count(run.value(QStringLiteral("tree_read_calls")))));
+                s.rchar = count(run.value(QStringLiteral("tree_read_bytes")));
                 s.readBytes = count(run.value(QStringLiteral("storage_read_bytes")));
                 s.maxRssBytes = count(run.value(QStringLiteral("max_rss")));
                 s.writeCalls = count(run.value(QStringLiteral("write_calls")));

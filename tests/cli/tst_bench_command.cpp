@@ -120,9 +120,11 @@ private Q_SLOTS:
             for (const auto &v : runs) {
                 const QJsonObject run = v.toObject();
                 QCOMPARE(qint64(run[QStringLiteral("bytes")].toDouble()), fileSize);
-                const int calls = run[QStringLiteral("read_calls")].toInt();
+                QCOMPARE(run[QStringLiteral("read_calls")].toInt(), s.onTarget);
+                QCOMPARE(qint64(run[QStringLiteral("read_bytes")].toDouble()), s.bytesOnTarget);
+                const int calls = run[QStringLiteral("tree_read_calls")].toInt();
                 QVERIFY2(calls >= s.all && calls <= s.all + 12, qPrintable(QStringLiteral("%1 against strace's %2").arg(calls).arg(s.all)));
-                QVERIFY(run[QStringLiteral("read_bytes")].toDouble() >= double(fileSize));
+                QVERIFY(run[QStringLiteral("tree_read_bytes")].toDouble() >= double(fileSize));
                 QVERIFY(run[QStringLiteral("write_calls")].toInt() >= int(fileSize / buffer));
                 QVERIFY(run[QStringLiteral("write_bytes")].toDouble() >= double(fileSize));
                 QVERIFY(run[QStringLiteral("max_rss")].toDouble() > 100 * 1024);
@@ -177,7 +179,8 @@ private Q_SLOTS:
         QCOMPARE(qint64(point[QStringLiteral("target_read_bytes")].toDouble()), fileSize);
         const QJsonObject run = point[QStringLiteral("runs")].toArray().first().toObject();
         // cat reads the file, dd the first pipe, wc the second: three times the file at least.
-        QVERIFY2(run[QStringLiteral("read_bytes")].toDouble() >= 3.0 * double(fileSize), qPrintable(QString::number(run[QStringLiteral("read_bytes")].toDouble())));
+        QVERIFY2(run[QStringLiteral("tree_read_bytes")].toDouble() >= 3.0 * double(fileSize), qPrintable(QString::number(run[QStringLiteral("tree_read_bytes")].toDouble())));
+        QCOMPARE(qint64(run[QStringLiteral("read_bytes")].toDouble()), fileSize);
         QVERIFY(run[QStringLiteral("write_bytes")].toDouble() >= 2.0 * double(fileSize));
     }
 
@@ -198,6 +201,34 @@ private Q_SLOTS:
         auto noPath = test::runCli({QStringLiteral("bench"), spec, QStringLiteral("--command"), QStringLiteral("dd=dd if={file} bs={buffer}")});
         QCOMPARE(noPath.exitCode, 2);
         QVERIFY2(noPath.err.contains("use {stdin}"), noPath.err.constData());
+    }
+
+    // trace --command: one record per call on the target, as strace saw them, in file order.
+    void traceRecordsEachCall()
+    {
+        ASC_REQUIRE_TOOL(QStringLiteral("strace"));
+        const QString jsonl = dir_.filePath(QStringLiteral("dd.jsonl"));
+        auto r = test::runCli({QStringLiteral("trace"), QStringLiteral("-o"), jsonl, QStringLiteral("--command"), QStringLiteral("dd if={file} of=/dev/null bs={buffer}"),
+                               QStringLiteral("--buffer"), QStringLiteral("512K"), file_});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.contains("read amplification: 6 MiB read for 6 MiB delivered = 1.000x"), r.err.constData());
+        QFile f(jsonl);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        qint64 expected = 0;
+        int records = 0;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            if (line.isEmpty())
+                continue;
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            QCOMPARE(o[QStringLiteral("file")].toString(), file_);
+            QCOMPARE(o[QStringLiteral("layer")].toString(), QStringLiteral("read"));
+            QCOMPARE(qint64(o[QStringLiteral("offset")].toDouble()), expected);
+            expected += qint64(o[QStringLiteral("length")].toDouble());
+            ++records;
+        }
+        QCOMPARE(expected, fileSize);
+        const Straced s = strace({QStringLiteral("dd"), QStringLiteral("if=") + file_, QStringLiteral("of=/dev/null"), QStringLiteral("bs=524288")}, file_);
+        QCOMPARE(records, s.onTarget);
     }
 
     void badTemplatesAreUsageErrors_data()

@@ -111,7 +111,7 @@ QString findProgram(const QString &word)
     return QStandardPaths::findExecutable(word);
 }
 
-Result<CommandTemplate> parseCommandTemplate(const QString &spec, bool shell)
+Result<CommandTemplate> parseCommandTemplate(const QString &spec, bool shell, bool needsBuffer)
 {
     CommandTemplate t;
     t.shell = shell;
@@ -145,7 +145,7 @@ Result<CommandTemplate> parseCommandTemplate(const QString &spec, bool shell)
     }
     if (!t.usesFile && !t.usesStdin)
         return bad(QStringLiteral("it names neither {file} nor {stdin}, so it would not read the target"));
-    if (!usesBuffer)
+    if (!usesBuffer && needsBuffer)
         return bad(QStringLiteral("it has no {buffer} or {buffer_kib}, so every buffer size would run the same command"));
     if (shell) {
         if (findProgram(QStringLiteral("sh")).isEmpty())

@@ -28,7 +28,8 @@ struct CommandTemplate {
 
 // "NAME=TEMPLATE" (or a bare TEMPLATE: named after its program). Errors say what is wrong: an
 // unknown placeholder, no {buffer}/{buffer_kib}, an unterminated quote, neither {file} nor {stdin}.
-Result<CommandTemplate> parseCommandTemplate(const QString &spec, bool shell);
+// `trace --command` runs one command: there a buffer placeholder is optional (`needsBuffer`).
+Result<CommandTemplate> parseCommandTemplate(const QString &spec, bool shell, bool needsBuffer = true);
 
 // Shell-like word splitting: whitespace separates, '…' is literal, "…" honours \" \\ \$ \`,
 // a backslash outside quotes escapes the next character. Empty on an unterminated quote.

@@ -221,7 +221,8 @@ public:
         Pending p;
         p.call = uint8_t(call);
         p.request = request;
-        p.offset = offset >= 0 ? uint64_t(offset) : seekable ? filePosition(pid, fd) : streamed_;
+        p.offset = offset >= 0 ? uint64_t(offset) : seekable ? filePosition(pid, fd)
+                                                             : streamed_;
         p.seekable = seekable;
         pending_[pid] = p;
         return true;
