@@ -347,7 +347,18 @@ void BenchmarkChart::rebuild()
     for (const auto &[name, r] : results_)
         runs = std::max(runs, r.config.runs);
     bandNote_ = runs > 1 ? tr("line: mean · shaded band: min–max of %1 runs").arg(runs) : QString();
-    chart_->setTitle(bandNote_.isEmpty() ? title_.toHtmlEscaped() : title_.toHtmlEscaped() + QStringLiteral("<br><small>") + bandNote_ + QStringLiteral("</small>"));
+    QString title = title_.toHtmlEscaped();
+    if (!bandNote_.isEmpty())
+        title += QStringLiteral("<br><small>") + bandNote_ + QStringLiteral("</small>");
+    // What the runs found about a command (a buffer it ignores) belongs on its chart.
+    QStringList notes;
+    for (const auto &[name, r] : results_)
+        for (const QString &note : r.notes)
+            if (!notes.contains(note))
+                notes << note;
+    for (const QString &note : notes)
+        title += QStringLiteral("<br><small><b>%1</b></small>").arg(note.toHtmlEscaped());
+    chart_->setTitle(title);
 }
 
 void BenchmarkChart::rebuildAmplification()

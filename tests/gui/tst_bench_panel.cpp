@@ -129,6 +129,11 @@ private Q_SLOTS:
             reused.setResults({{QString(), resultPeaking(top)}});
         QCOMPARE(yAxis(reused)->max(), yAxis(fresh)->max());
         QCOMPARE(yAxis(reused)->tickCount(), yAxis(fresh)->tickCount());
+        // What a run found about a command is on its chart, under the title.
+        BenchResult noted = resultPeaking(100);
+        noted.notes << QStringLiteral("mine ignores the buffer: its reads are 1048576 bytes at every size");
+        fresh.setResults({{QString(), noted}});
+        QVERIFY2(fresh.chart()->title().contains(noted.notes.first()), qPrintable(fresh.chart()->title()));
     }
 
     // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
