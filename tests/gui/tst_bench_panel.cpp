@@ -5,6 +5,9 @@
 // exports are valid PNG/SVG/PDF/CSV/JSON, two runs overlay with ratios; `chart` renders the same.
 
 #include "bench/bench_panel.h"
+#include "bench/commands_list.h"
+#include "trace/io_trace_view.h"
+#include "trace/trace_menu.h"
 #include "benchmark_chart.h"
 #include "bench/statistics_model.h"
 #include "main_window.h"
@@ -30,6 +33,8 @@
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QPushButton>
+#include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QLegendMarker>
 #include <QXmlStreamReader>
@@ -271,6 +276,70 @@ private Q_SLOTS:
         QCOMPARE(same.size(), 27);
         QCOMPARE(same.filter(QStringLiteral("B/A = 1.000 ±")).size(), 27);
         QCOMPARE(same.filter(QStringLiteral("no difference (p = 1.00)")).size(), 27);
+    }
+
+    // The user's own reader from the Commands list: checked as typed, run beside a strategy in
+    // the same chart, table and history, remembered across restarts.
+    void commandFromThePanel()
+    {
+        ui::MainWindow window;
+        ui::BenchPanel *panel = window.benchPanel();
+        ui::CommandsList *commands = panel->commands();
+        QVERIFY(commands->problemWith(QStringLiteral("c=cat {file}")).contains(QStringLiteral("no {buffer}")));
+        QVERIFY(commands->problemWith(QStringLiteral("c=dd if={file} bs={bufer}")).contains(QStringLiteral("unknown placeholder {bufer}")));
+        QVERIFY(commands->problemWith(QStringLiteral("c=not-a-program-here {file} {buffer}")).contains(QStringLiteral("not found")));
+        QVERIFY(!commands->addLine(QStringLiteral("c=cat {file}")));
+        auto *problem = commands->findChild<QLabel *>(QStringLiteral("benchCommandProblem"));
+        QVERIFY(problem && !problem->isHidden());
+        // Typed into the field: the problem shows as it is typed, and goes when it is fixed.
+        auto *edit = commands->findChild<QLineEdit *>(QStringLiteral("benchCommandEdit"));
+        QVERIFY(edit);
+        edit->setText(QStringLiteral("dd=dd if={file} of=/dev/null bs={bufer}"));
+        QVERIFY(!problem->isHidden());
+        edit->setText(QStringLiteral("dd=dd if={file} of=/dev/null bs={buffer}"));
+        QVERIFY(problem->isHidden());
+        QVERIFY(commands->addLine(edit->text()));
+        QVERIFY(commands->problemWith(QStringLiteral("dd=dd if={file} bs={buffer}")).contains(QStringLiteral("already")));
+        QCOMPARE(int(commands->commands().size()), 1);
+        {
+            ui::CommandsList again; // a restart
+            QCOMPARE(again.lines(), QStringList{QStringLiteral("dd=dd if={file} of=/dev/null bs={buffer}")});
+        }
+        panel->setTarget(file_);
+        panel->setStrategies({QStringLiteral("read")});
+        panel->setSizes(4096, 16384);
+        panel->setRuns(1, 0);
+        QCOMPARE(int(panel->config().commands.size()), 1);
+        QSignalSpy done(panel, &ui::BenchPanel::runFinished);
+        panel->run();
+        QVERIFY(done.wait(60000));
+        QCOMPARE(done.first().first().toBool(), true);
+        const BenchResult &result = panel->history().back().second;
+        int commandPoints = 0;
+        for (const BenchPoint &p : result.points)
+            if (p.isCommand) {
+                ++commandPoints;
+                QCOMPARE(p.strategy, QStringLiteral("dd"));
+                QCOMPARE(p.requestBytesMedian, double(p.buffer));
+                QCOMPARE(uint64_t(p.targetReadBytes), uint64_t(QFileInfo(file_).size()));
+            }
+        QCOMPARE(commandPoints, 3);
+        QCOMPARE(panel->statistics()->rowCount(), 6);
+        QStringList series;
+        for (QAbstractSeries *s : panel->chart()->chart()->series())
+            if (s->type() == QAbstractSeries::SeriesTypeLine)
+                series << s->name();
+        QVERIFY2(series.contains(QStringLiteral("dd")) && series.contains(QStringLiteral("read")), qPrintable(series.join(QLatin1Char(','))));
+        // Trace I/O of a Benchmark Point: with a command checked, its reads are what is traced.
+        QSignalSpy traced(window.findChild<ui::TraceMenu *>(), &ui::TraceMenu::traced);
+        panel->setStrategies({});
+        window.findChild<ui::TraceMenu *>()->traceCommandPoint(panel->config().spec, panel->config().commands.front(), 8192);
+        QVERIFY(traced.wait(60000));
+        auto *view = traced.first().first().value<ui::IoTraceView *>();
+        QVERIFY(view);
+        QCOMPARE(view->trace().records.size(), size_t((QFileInfo(file_).size() + 8191) / 8192 + 1)); // and the read that finds the end
+        view->close();
+        delete view;
     }
 
     void cancelMidway()

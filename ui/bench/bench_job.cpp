@@ -14,7 +14,9 @@ namespace asc::ui {
 
 Result<WorkerPtr> startBenchWorker(const BenchConfig &config)
 {
-    if (!sandbox().enabled)
+    // The user's own commands are programs the worker's lockdown cannot start: such a run is
+    // made in this process (the commands themselves are the user's choice to run).
+    if (!sandbox().enabled || !config.commands.empty())
         return WorkerPtr{};
     WorkerSettings settings = sandbox().worker;
     reserveBenchRings(settings.limits);

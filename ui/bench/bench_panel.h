@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The benchmark workspace: configure a run for the open file or the selected entry (strategies
-// grouped, buffer-size range, runs, warm-ups, cache mode, passes), run it on a worker with
+// grouped, the user's own commands, buffer-size range, runs, warm-ups, cache mode, passes), run it with
 // progress, ETA and cancel, watch the chart fill live, read the statistics table, keep every run
 // of the session, save/load results as the CLI's JSON, overlay two results with their ratios,
 // export the chart (PNG at 2x, SVG, PDF) and the data (CSV, JSON).
 
 #include "bench/bench_result.h"
 #include "bench_job.h"
+#include "bench_settings.h"
+#include "history_tab.h"
+#include "write_tab.h"
 
-#include <QElapsedTimer>
-#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
@@ -29,8 +30,13 @@ class QVBoxLayout;
 
 namespace asc::ui {
 
+class BenchRun;
+class BenchSettings;
 class BenchmarkChart;
+class CommandsList;
+class HistoryTab;
 class StatisticsModel;
+class WriteTab;
 
 class BenchPanel : public QWidget {
     Q_OBJECT
@@ -41,19 +47,21 @@ public:
     // `bytes`: the target's size when the caller knows it (an entry); -1 asks the file system,
     // which knows it for a plain file. A target smaller than the buffers gets a warning.
     void setTarget(const QString &spec, qint64 bytes = -1);
-    QString sizeWarning() const;
-    QString target() const;
-    BenchConfig config() const;
-    void setStrategies(const QStringList &names);
-    void setSizes(uint64_t from, uint64_t to);
-    void setRuns(int runs, int warmup);
+    QString sizeWarning() const { return settings_->sizeWarning(); }
+    QString target() const { return settings_->target(); }
+    BenchConfig config() const { return settings_->config(); }
+    void setStrategies(const QStringList &names) { settings_->setStrategies(names); }
+    void setSizes(uint64_t from, uint64_t to) { settings_->setSizes(from, to); }
+    void setRuns(int runs, int warmup) { settings_->setRuns(runs, warmup); }
+    BenchSettings *settings() const { return settings_; }
     void run();
     void cancel();
-    bool isRunning() const { return running_; }
+    bool isRunning() const;
 
     BenchmarkChart *chart() const { return chart_; }
     StatisticsModel *statistics() const { return statistics_; }
-    const std::vector<std::pair<QString, BenchResult>> &history() const { return history_; }
+    const std::vector<std::pair<QString, BenchResult>> &history() const { return history_->runs(); }
+    CommandsList *commands() const { return settings_->commands(); }
     // Overlays two results of the history on the chart and shows the ratios (like `compare`).
     void compareHistory(int a, int b);
     // The label of a run in the history (as editing it in the list does).
@@ -67,8 +75,8 @@ public:
     // The Write tab: write strategies x file sizes into a directory, amplification table and chart.
     // bufferTo > buffer sweeps N over the powers of two between them (0: just `buffer`).
     void runWrites(const QString &directory, uint64_t from, uint64_t to, uint64_t buffer, bool atomic, int runs = 3, uint64_t bufferTo = 0);
-    BenchmarkChart *writeChart() const { return writeChart_; }
-    QTableWidget *writeTable() const { return writeTable_; }
+    BenchmarkChart *writeChart() const { return writes_->chart(); }
+    QTableWidget *writeTable() const { return writes_->table(); }
 
 Q_SIGNALS:
     // After each finished point of a run: `done` of `total`.
@@ -77,48 +85,22 @@ Q_SIGNALS:
     void writesFinished(bool ok);
 
 private:
-    void buildStrategyBoxes(QVBoxLayout *layout);
-    void finished(BenchOutcome outcome);
-    void addToHistory(const QString &name, const BenchResult &result);
+    void finished(const BenchOutcome &outcome, double seconds);
     void showResult(const QString &name, const BenchResult &result);
     void updateButtons();
-    void updateSizeWarning();
-    void restoreSettings();
-    void saveSettings() const;
 
-    QLineEdit *target_;
-    std::vector<QCheckBox *> strategies_;
-    QComboBox *from_;
-    QComboBox *to_;
-    QSpinBox *runs_;
-    QSpinBox *warmup_;
-    QComboBox *cache_;
-    QSpinBox *passes_;
+    BenchSettings *settings_;
     QPushButton *runButton_;
     QPushButton *cancelButton_;
     QProgressBar *progress_;
     QLabel *status_;
-    QLabel *sizeWarning_;
-    qint64 targetBytes_ = -1;
     QTabWidget *tabs_;
     BenchmarkChart *chart_;
     StatisticsModel *statistics_;
     QTableView *table_;
-    QListWidget *historyList_;
-    QTextEdit *comparison_;
-    BenchmarkChart *writeChart_;
-    QTableWidget *writeTable_;
-    QLineEdit *writeDir_;
-    QLabel *writeStatus_;
-    CancelFlag writeCancel_;
-    bool writing_ = false;
-    QWidget *buildWriteTab();
-    std::vector<std::pair<QString, BenchResult>> history_;
-    std::optional<BenchJob> job_;
-    QPointer<QObject> liveWatcher_; // announces the running job's points as they come
-    BenchConfig running_config_;
-    QElapsedTimer clock_;
-    bool running_ = false;
+    HistoryTab *history_;
+    WriteTab *writes_;
+    BenchRun *run_;
 };
 
 } // namespace asc::ui

@@ -3,7 +3,9 @@
 #include "trace_menu.h"
 
 #include "bench/bench_panel.h"
+#include "bench/command/command_run.h"
 #include "bench/read_target.h"
+#include "open/spec.h"
 #include "browse_view.h"
 #include "io/trace.h"
 #include "io_trace_view.h"
@@ -26,11 +28,15 @@ TraceMenu::TraceMenu(MainWindow *window)
     addAction(tr("Trace I/O of &Reading the Selection"), this, [this] { traceReading(window_->benchPanel()->target()); });
     addAction(tr("Trace I/O of a &Benchmark Point"), this, [this] {
         const BenchConfig config = window_->benchPanel()->config();
-        if (config.strategies.isEmpty() || config.buffers.empty()) {
-            window_->statusBar()->showMessage(tr("Choose a strategy and buffer sizes in the Benchmark workspace first."));
+        if ((config.strategies.isEmpty() && config.commands.empty()) || config.buffers.empty()) {
+            window_->statusBar()->showMessage(tr("Choose a strategy or a command, and buffer sizes, in the Benchmark workspace first."));
             return;
         }
-        traceBenchPoint(config.spec, config.strategies.first(), config.buffers.front());
+        // A strategy if one is checked, else the first of the user's commands.
+        if (config.strategies.isEmpty())
+            traceCommandPoint(config.spec, config.commands.front(), config.buffers.front());
+        else
+            traceBenchPoint(config.spec, config.strategies.first(), config.buffers.front());
     });
 }
 
@@ -119,6 +125,50 @@ void TraceMenu::traceReading(const QString &spec)
 void TraceMenu::traceBenchPoint(const QString &spec, const QString &strategy, uint64_t buffer)
 {
     recordRun(spec, strategy, buffer, tr("%1, %2 buffers, %3").arg(strategy, sizeLabel(buffer), QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName()));
+}
+
+void TraceMenu::traceCommandPoint(const QString &spec, const CommandTemplate &command, uint64_t buffer)
+{
+    if (refuseWhileRecording() || tracing_)
+        return;
+    if (spec.isEmpty()) {
+        window_->statusBar()->showMessage(tr("Choose a benchmark target first: the command reading it is what is traced."));
+        return;
+    }
+    tracing_ = true;
+    const QString title = tr("%1, %2 buffers, %3").arg(command.name, sizeLabel(buffer), QFileInfo(splitSpec(spec).file).fileName());
+    window_->statusBar()->showMessage(tr("Tracing: %1…").arg(title));
+    // The command's reads are seen by the kernel (a traced run of its process tree), in this
+    // process: the worker cannot start programs.
+    struct Traced {
+        QString file;
+        std::vector<TargetRead> reads;
+        QString error;
+    };
+    whenFinished(this, QtConcurrent::run(taskPool(), [spec, command, buffer] {
+                     Traced traced;
+                     auto target = openReadTarget(spec);
+                     if (!target) {
+                         traced.error = target.error().toString();
+                         return traced;
+                     }
+                     auto run = runCommand(command, target->target, buffer, true, CancelFlag{});
+                     if (!run) {
+                         traced.error = run.error().toString();
+                         return traced;
+                     }
+                     traced.file = target->target.filePath.isEmpty() ? spec : target->target.filePath;
+                     traced.reads = std::move(run->tree.targetReads);
+                     return traced;
+                 }),
+                 [this, title](Traced traced) {
+                     asc::IoTrace::start();
+                     for (const TargetRead &r : traced.reads)
+                         asc::IoTrace::recordFrom(traced.file, r.offset, r.length, r.tNs, r.pid, QByteArray(r.call));
+                     if (!traced.error.isEmpty())
+                         window_->statusBar()->showMessage(traced.error);
+                     finish(title);
+                 });
 }
 
 void TraceMenu::recordRun(const QString &spec, const QString &strategy, uint64_t buffer, const QString &title)

@@ -6,6 +6,8 @@
 // benchmark point runs (the first chosen strategy at the smallest buffer of the sweep), then
 // shows the I/O view of what was read.
 
+#include "bench/command/command_template.h"
+
 #include <QMenu>
 
 namespace asc::ui {
@@ -24,6 +26,8 @@ public:
     void traceReading(const QString &spec);
     // One benchmark point: `strategy` reading `spec` whole with buffers of `buffer` bytes.
     void traceBenchPoint(const QString &spec, const QString &strategy, uint64_t buffer);
+    // One point of the user's own command: every read-family call of its process tree on the target.
+    void traceCommandPoint(const QString &spec, const asc::CommandTemplate &command, uint64_t buffer);
     bool isTracing() const { return tracing_; }
 
 Q_SIGNALS:
