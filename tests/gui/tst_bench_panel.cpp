@@ -374,6 +374,40 @@ private Q_SLOTS:
         QCOMPARE(again.first().first().toBool(), true);
     }
 
+    // Stop while a command runs: the run ends as cancelled and the command's whole process tree
+    // with it (a backgrounded grandchild too).
+    void stopEndsACommandsTree()
+    {
+        const QString pids = dir_.filePath(QStringLiteral("gui-pids"));
+        ui::BenchPanel panel;
+        panel.setTarget(file_);
+        panel.setStrategies({});
+        panel.setSizes(4096, 4096);
+        panel.setRuns(1, 0);
+        panel.commands()->setShell(true);
+        QVERIFY(panel.commands()->addLine(QStringLiteral("slow=sh -c 'echo $$ >> %1; exec sleep 600' & echo $$ >> %1; sleep 600; cat {file} {buffer}").arg(pids)));
+        QSignalSpy done(&panel, &ui::BenchPanel::runFinished);
+        panel.run();
+        QVERIFY(panel.isRunning());
+        QStringList written;
+        for (int i = 0; i < 600 && written.size() < 2; ++i) { // until both shells wrote their pid
+            QTest::qWait(50);
+            QFile f(pids);
+            if (f.open(QIODevice::ReadOnly))
+                written = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        }
+        QCOMPARE(written.size(), 2);
+        panel.cancel();
+        QVERIFY(done.count() > 0 || done.wait(60000));
+        QCOMPARE(done.first().first().toBool(), false);
+        QVERIFY2(panel.statusText().startsWith(QStringLiteral("Cancelled")), qPrintable(panel.statusText()));
+        for (const QString &pid : written) {
+            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+            const QByteArray text = stat.open(QIODevice::ReadOnly) ? stat.readAll() : QByteArray();
+            QVERIFY2(text.isEmpty() || text.contains(") Z "), text.constData());
+        }
+    }
+
     void writeTab()
     {
         QTemporaryDir target(QDir::currentPath() + QStringLiteral("/write-gui-XXXXXX"));
