@@ -3,7 +3,7 @@
 # Installs what is needed, builds and runs the whole test suite: the source checks (licence
 # lines, layers, formatting), every Qt Test suite (release build), then the core suites and the
 # GUI object-lifetime suite again under AddressSanitizer + UBSan (only what they need is built),
-# then each libFuzzer target briefly. Quick when nothing
+# the suites that run threads under ThreadSanitizer, then each libFuzzer target briefly. Quick when nothing
 # changed (ccache keeps compilations across fresh clones). Prints each phase's time at the end.
 set -eu
 cd "$(dirname "$0")/.."
@@ -36,6 +36,13 @@ cmake --build --preset asan --target core_tests
 phase "asan build (core)"
 ctest --preset asan -j2
 phase "asan tests"
+
+# The suites that run threads of ours, under ThreadSanitizer (tests/tsan.supp says what is not ours).
+cmake --preset tsan >/dev/null
+cmake --build --preset tsan --target tsan_tests
+phase "tsan build (threads)"
+ctest --preset tsan -j2
+phase "tsan tests"
 
 if [ -f tests/fuzz/CMakeLists.txt ]; then
     ./scripts/fuzz.sh 15

@@ -71,10 +71,10 @@ const std::initializer_list<const char *> kAllowed = {
 
 bool lockdownHasMemoryLimit()
 {
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     return false;
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
     return false;
 #else
     return true;
@@ -87,7 +87,7 @@ bool lockdownHasMemoryLimit()
 Result<void> lockDown(const LockdownLimits &limits)
 {
     auto fail = [](const char *what, int errnum) { return Error::system(QStringLiteral("worker"), QString::fromLatin1(what), errnum); };
-    // AddressSanitizer reserves terabytes of address space for its shadow: a sanitizer build
+    // AddressSanitizer and ThreadSanitizer reserve terabytes of address space for their shadow: such a build
     // runs its workers without the memory limit (lockdownHasMemoryLimit() says so).
     if (lockdownHasMemoryLimit()) {
         // Never above a limit the caller already has (ulimit -v): only lowered.

@@ -8,6 +8,8 @@
 
 #include <QFileInfo>
 #include <QJsonArray>
+#include "io/tsan_handoff.h"
+
 #include <QThreadPool>
 #include <cstring>
 #include <future>
@@ -406,15 +408,19 @@ void Qcow2Image::prefetchAfter(uint64_t clusterIndex) const
     }
     const uint64_t lastCluster = size_ ? (size_ - 1) >> header_.clusterBits : 0;
     std::weak_ptr<const Qcow2Image> weak = weak_from_this();
+    static const char poolKey = 0;
     for (uint64_t c = from; c <= clusterIndex + window && c <= lastCluster; ++c) {
-        decompressionPool().start([weak, c] {
+        std::function<void()> task = [weak, c] {
+            takeOver(&poolKey);
             auto self = weak.lock();
             if (!self)
                 return;
             auto granule = self->granuleAt(c << self->header_.clusterBits);
             if (granule && granule->kind == Kind::Compressed)
                 (void)self->cluster(c, granule->descriptor);
-        });
+        };
+        handOff(&poolKey); // after the task is made: its captures are part of what is handed over
+        decompressionPool().start(std::move(task));
     }
 }
 
