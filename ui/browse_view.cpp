@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "browse_view.h"
+#include "open/spec.h"
 
 #include "details_pane.h"
 #include "entry_extractor.h"
@@ -146,13 +147,13 @@ void BrowseView::show(Inspected opened, const QByteArray &nameCharset)
     if (current_->container) {
         const bool directory = location.isDirectory();
         const QString spec = current_->inspection.spec;
-        loader_->load(current_->container, directory ? spec.section(QStringLiteral("!/"), 0, -2) : spec,
+        loader_->load(current_->container, directory ? parentSpec(spec) : spec,
                       directory ? location.directory : QByteArray());
     } else if (location.parent && location.entry) {
         // A file inside a container (the address bar's "backup.tar.gz!/src/BUILD"): the
         // container's tree with that file selected and previewed, as 7-Zip's address bar does.
         previewOnReveal_ = true;
-        loader_->load(location.parent, current_->inspection.spec.section(QStringLiteral("!/"), 0, -2), location.entry->path);
+        loader_->load(location.parent, parentSpec(current_->inspection.spec), location.entry->path);
     } else {
         loader_->clear();
     }

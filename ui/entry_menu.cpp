@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "entry_menu.h"
+#include "open/spec.h"
 
 #include "entry_extractor.h"
 #include "entry_filter_model.h"
@@ -45,7 +46,7 @@ QString EntryMenu::hereFolder() const
     if (tree.layerCount() == 0)
         return {};
     // The outer file of the SPEC: "a/b.tar.gz!/x" -> a/b (the name without its archive suffixes).
-    const QFileInfo outer(tree.layer(0).spec.section(QStringLiteral("!/"), 0, 0));
+    const QFileInfo outer(splitSpec(tree.layer(0).spec).file);
     QString name = outer.fileName();
     for (const char *suffix : {".gz", ".bz2", ".xz", ".zst", ".lz4", ".lz", ".tar", ".tgz", ".zip", ".7z", ".iso", ".qcow2", ".img", ".pxar", ".mpxar"})
         if (name.endsWith(QLatin1String(suffix)) && name.size() > qsizetype(strlen(suffix)))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "main_window.h"
+#include "open/spec.h"
 
 #include "about_dialog.h"
 #include "bench/bench_panel.h"
@@ -237,14 +238,16 @@ void MainWindow::openSpec(const QString &spec)
             // previous file's tree under a banner; the location keeps what was asked, to correct.
             self->worker_.reset();
             self->browse_->showFailedOpen(spec, result.error());
-            self->setWindowTitle(tr("%1 — ArchiveScope").arg(QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName()));
+            self->setWindowTitle(tr("%1 — ArchiveScope").arg(QFileInfo(splitSpec(spec).file).fileName()));
             self->address_->setText(spec);
             self->updateStatus();
             Q_EMIT self->opened(spec, false);
             return;
         }
-        const QString name = QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName();
-        self->setWindowTitle(tr("%1 — ArchiveScope").arg(name + (spec.contains(QStringLiteral("!/")) ? QStringLiteral("!/") + spec.section(QStringLiteral("!/"), 1) : QString())));
+        // The file's name, then the path inside it: "backup.tar.gz!/src/BUILD".
+        SpecParts parts = splitSpec(spec);
+        parts.file = QFileInfo(parts.file).fileName();
+        self->setWindowTitle(tr("%1 — ArchiveScope").arg(joinSpec(parts)));
         self->recentMenu_->add(spec);
         self->bench_->setTarget(spec, qint64(result.value().inspection.size));
         self->worker_ = worker;

@@ -28,6 +28,22 @@ SpecParts splitSpec(const QString &spec)
     return parts;
 }
 
+QString joinSpec(const SpecParts &parts)
+{
+    QString spec = parts.file;
+    for (const QByteArray &inner : parts.inner)
+        spec += kSeparator + bytesToText(inner);
+    return spec;
+}
+
+QString parentSpec(const QString &spec)
+{
+    SpecParts parts = splitSpec(spec);
+    if (!parts.inner.isEmpty())
+        parts.inner.removeLast();
+    return joinSpec(parts);
+}
+
 // Content kept while looking an entry up in a stream that is read to its end anyway.
 static constexpr uint64_t kKeptContent = uint64_t(64) << 20;
 

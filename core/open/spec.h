@@ -17,6 +17,11 @@ struct SpecParts {
 };
 // Splits at "!/" — unless the whole SPEC names an existing file (names may contain "!/").
 SpecParts splitSpec(const QString &spec);
+// The parts as a SPEC again (inner paths as splitSpec normalised them).
+QString joinSpec(const SpecParts &parts);
+// The SPEC of what holds the last inner part ("a.tar!/d/f" -> "a.tar"); the SPEC itself when it
+// has no inner part.
+QString parentSpec(const QString &spec);
 
 struct Location {
     QString spec;

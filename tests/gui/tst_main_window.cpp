@@ -70,6 +70,19 @@ private Q_SLOTS:
         QVERIFY2(window.detailsPane()->text().contains(QStringLiteral("100000 bytes")), qPrintable(window.detailsPane()->text()));
     }
 
+    // A folder whose name ends in "!" is part of the file's path, not a SPEC separator: the
+    // title names the file (the window once split by hand and called it "odd!/plain.bin").
+    void folderWithBangInItsName()
+    {
+        const QString path = test::writeFile(dir_, QStringLiteral("odd!/plain.bin"), test::seededBytes(5000, 4));
+        ui::MainWindow window;
+        QSignalSpy spy(&window, &ui::MainWindow::opened);
+        window.openSpec(path);
+        QVERIFY(waitOpened(window, spy));
+        QCOMPARE(spy.first().at(1).toBool(), true);
+        QCOMPARE(window.windowTitle(), QStringLiteral("plain.bin — ArchiveScope"));
+    }
+
     void opensDroppedFile()
     {
         const QString path = test::writeFile(dir_, QStringLiteral("dropped.bin"), test::seededBytes(4321, 2));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "bench_settings.h"
+#include "open/spec.h"
 
 #include "bench/read_strategy.h"
 #include "commands_list.h"
@@ -126,7 +127,7 @@ void BenchSettings::updateSizeWarning()
 {
     qint64 bytes = targetBytes_;
     const QString spec = target_->text().trimmed();
-    if (bytes < 0 && !spec.contains(QStringLiteral("!/")) && QFileInfo(spec).isFile())
+    if (bytes < 0 && splitSpec(spec).inner.isEmpty() && QFileInfo(spec).isFile())
         bytes = QFileInfo(spec).size();
     const uint64_t largest = std::max(from_->currentData().toULongLong(), to_->currentData().toULongLong());
     if (bytes < 0 || uint64_t(bytes) >= largest) {

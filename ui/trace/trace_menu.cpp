@@ -68,7 +68,7 @@ void TraceMenu::traceOpening()
         return;
     }
     tracing_ = true;
-    const QString title = tr("Opening %1").arg(QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName());
+    const QString title = tr("Opening %1").arg(QFileInfo(splitSpec(spec).file).fileName());
     // Until the listing ends (or the open fails): every read of every file, this window's.
     auto done = std::make_shared<QMetaObject::Connection>();
     auto failed = std::make_shared<QMetaObject::Connection>();
@@ -96,7 +96,7 @@ void TraceMenu::traceNextAction()
         return;
     }
     tracing_ = true;
-    const QString title = tr("Next action in %1").arg(QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName());
+    const QString title = tr("Next action in %1").arg(QFileInfo(splitSpec(spec).file).fileName());
     auto connections = std::make_shared<std::vector<QMetaObject::Connection>>();
     auto started = std::make_shared<bool>(false);
     auto end = [this, connections, title] {
@@ -124,7 +124,7 @@ void TraceMenu::traceReading(const QString &spec)
 
 void TraceMenu::traceBenchPoint(const QString &spec, const QString &strategy, uint64_t buffer)
 {
-    recordRun(spec, strategy, buffer, tr("%1, %2 buffers, %3").arg(strategy, sizeLabel(buffer), QFileInfo(spec.section(QStringLiteral("!/"), 0, 0)).fileName()));
+    recordRun(spec, strategy, buffer, tr("%1, %2 buffers, %3").arg(strategy, sizeLabel(buffer), QFileInfo(splitSpec(spec).file).fileName()));
 }
 
 void TraceMenu::traceCommandPoint(const QString &spec, const CommandTemplate &command, uint64_t buffer)
