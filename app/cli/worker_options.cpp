@@ -155,24 +155,20 @@ WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, 
 
 int workerStatus(const WorkerEnd &end, const QString &spec, const WorkerLimits &limits)
 {
-    auto say = [&](const QString &what) { return fail(spec, Error::make(ErrorKind::Format, spec, what)); };
+    if (end.signal == SIGINT)
+        return Failure; // the user's Ctrl-C: said nothing more
+    auto text = describeWorkerEnd(end, limits.lockdown.memoryBytes, limits.noProgressSeconds);
+    if (!text)
+        return end.exitCode;
+    // The window's words, and which option changes the limit that was reached.
+    QString what = text->text;
     if (end.stalled)
-        return say(QStringLiteral("the parser worked %1 s without reading or writing a byte and was stopped (a loop in the file's "
-                                  "structure?); --time-limit changes the limit")
-                       .arg(limits.noProgressSeconds));
-    if (end.outOfMemory)
-        return say(QStringLiteral("the parser ran out of its memory limit (%1) and was stopped; --memory-limit changes it")
-                       .arg(sizeLabel(limits.lockdown.memoryBytes)));
-    if (end.lockdownFailed)
-        return say(QStringLiteral("the sandboxed worker could not start (see above); --no-sandbox parses without it"));
-    if (end.signal != 0) {
-        if (end.signal == SIGINT)
-            return Failure;
-        return say(QStringLiteral("the parser crashed (signal %1: %2) and was stopped; nothing else was affected")
-                       .arg(end.signal)
-                       .arg(QString::fromLocal8Bit(strsignal(end.signal))));
-    }
-    return end.exitCode;
+        what += QStringLiteral("; --time-limit changes the limit");
+    else if (end.outOfMemory)
+        what += QStringLiteral("; --memory-limit changes it");
+    else if (end.lockdownFailed)
+        what += QStringLiteral(" (see above); --no-sandbox parses without it");
+    return fail(spec, Error::make(text->kind, spec, what));
 }
 
 } // namespace asc::cli

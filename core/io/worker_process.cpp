@@ -2,11 +2,13 @@
 #include "worker_process.h"
 
 #include "io/proc_io.h"
+#include "units.h"
 
 #include <QFile>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstring>
 #include <cstdio>
 #include <exception>
 #include <new>
@@ -51,6 +53,23 @@ void readWaitStatus(WorkerEnd &end, int status)
     } else if (WIFSIGNALED(status)) {
         end.signal = WTERMSIG(status);
     }
+}
+
+std::optional<WorkerEndText> describeWorkerEnd(const WorkerEnd &end, uint64_t memoryLimit, int quietSeconds)
+{
+    if (end.stalled)
+        return WorkerEndText{ErrorKind::Limit, QStringLiteral("the worker reading it was stopped after %1 s without reading or writing a byte "
+                                                              "(a loop in the file's structure?)")
+                                                   .arg(quietSeconds)};
+    if (end.outOfMemory)
+        return WorkerEndText{ErrorKind::Limit, QStringLiteral("the worker reading it ran out of memory at its limit of %1").arg(sizeLabel(memoryLimit))};
+    if (end.lockdownFailed)
+        return WorkerEndText{ErrorKind::System, QStringLiteral("the worker could not lock itself down, so it read nothing")};
+    if (end.signal != 0)
+        return WorkerEndText{ErrorKind::Format, QStringLiteral("the worker reading it crashed (signal %1: %2); nothing else was affected")
+                                                    .arg(end.signal)
+                                                    .arg(QString::fromLocal8Bit(::strsignal(end.signal)))};
+    return std::nullopt;
 }
 
 void becomeWorker()

@@ -7,6 +7,7 @@
 // Forked before the parent starts threads: call it before anything runs a thread pool.
 
 #include "io/lockdown.h"
+#include "io/error.h"
 #include "io/proc_io.h"
 
 #include <functional>
@@ -42,6 +43,16 @@ constexpr int kWorkerLockdownFailed = 124;
 // How a worker ended, from its wait status (waitpid): its exit code, signal, memory limit,
 // failed lockdown. For workers started any way (runInWorker, or a program of their own).
 void readWaitStatus(WorkerEnd &end, int status);
+
+// How a worker's end reads to the user, the window's and the CLI's alike (the CLI adds which
+// option changes a limit): "the worker reading it crashed (signal 11: Segmentation fault)".
+// Empty for a worker that exited by itself with a status of its own (the caller knows what that
+// status means).
+struct WorkerEndText {
+    ErrorKind kind = ErrorKind::Format;
+    QString text;
+};
+std::optional<WorkerEndText> describeWorkerEnd(const WorkerEnd &end, uint64_t memoryLimit, int quietSeconds);
 
 // Makes this process a worker before it locks down: a crash ends it by its signal (not by a
 // handler a test framework or sanitizer installed), a failed allocation exits with

@@ -233,6 +233,8 @@ private Q_SLOTS:
         QCOMPARE(cli.exitCode(), 1);
         const QString err = QString::fromUtf8(cli.readAllStandardError());
         QVERIFY2(err.contains(tar) && err.contains(QStringLiteral("signal 9")), qPrintable(err));
+        // The window's words for the same end (one text, in worker_process).
+        QVERIFY2(err.contains(QStringLiteral("the worker reading it crashed (signal 9: Killed)")), qPrintable(err));
     }
 };
 

@@ -102,7 +102,7 @@ private Q_SLOTS:
         ::kill(first, SIGKILL);
         window.browseView()->loader()->expand(inner);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy() && window.browseView()->loader()->expansionStarted(inner), 20000);
-        QVERIFY2(window.bannerText().contains(QStringLiteral("signal 9")), qPrintable(window.bannerText()));
+        QVERIFY2(window.bannerText().contains(QStringLiteral("the worker reading it crashed (signal 9: Killed)")), qPrintable(window.bannerText()));
         QVERIFY2(window.bannerText().contains(QStringLiteral("outer.zip")), qPrintable(window.bannerText()));
         QVERIFY(window.bannerText().contains(QStringLiteral("#retry")));
         QVERIFY(nodeNamed(window, "inner.tar.gz") > 0); // what was shown stays

@@ -165,22 +165,15 @@ Error WorkerChannel::ended()
     }
     WorkerEnd end;
     readWaitStatus(end, status);
+    end.stalled = stalled_;
     QString why;
     ErrorKind kind = ErrorKind::Format;
-    if (stalled_) {
-        kind = ErrorKind::Limit;
-        why = QStringLiteral("the worker reading it was ended after %1 s without reading a byte or answering").arg(stopAfterQuietSeconds_);
-    } else if (stopped_) {
+    if (stopped_ && !stalled_) {
         kind = ErrorKind::Cancelled;
         why = QStringLiteral("reading stopped: its worker was ended");
-    } else if (end.signal != 0) {
-        why = QStringLiteral("the worker reading it crashed (signal %1, %2)").arg(end.signal).arg(QString::fromLocal8Bit(::strsignal(end.signal)));
-    } else if (end.outOfMemory) {
-        kind = ErrorKind::Limit;
-        why = QStringLiteral("the worker reading it ran out of memory at its limit of %1").arg(sizeLabel(limits_.memoryBytes));
-    } else if (end.lockdownFailed) {
-        kind = ErrorKind::System;
-        why = QStringLiteral("the worker could not lock itself down, so it read nothing");
+    } else if (auto text = describeWorkerEnd(end, limits_.memoryBytes, stopAfterQuietSeconds_)) {
+        kind = text->kind;
+        why = text->text;
     } else {
         why = QStringLiteral("the worker reading it ended unexpectedly (exit status %1)").arg(end.exitCode);
     }
