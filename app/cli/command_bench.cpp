@@ -23,6 +23,37 @@ static void onInterrupt(int)
         interruptFlag->cancel(); // a relaxed atomic store: async-signal-safe
 }
 
+QList<QCommandLineOption> benchOptions()
+{
+    return {
+        QCommandLineOption(QStringLiteral("strategy"), QStringLiteral("A strategy (repeatable; see `strategies`). Default: a core set for the target."), QStringLiteral("NAME")),
+        QCommandLineOption(QStringLiteral("sizes"), QStringLiteral("Buffer sizes: A:B = every power of two from A to B, or a comma list (default 4K:16M)."), QStringLiteral("LIST"), QStringLiteral("4K:16M")),
+        QCommandLineOption(QStringLiteral("runs"), QStringLiteral("Counted runs per point (default 5)."), QStringLiteral("N"), QStringLiteral("5")),
+        QCommandLineOption(QStringLiteral("warmup"), QStringLiteral("Warm-up runs per point, not counted (default 1)."), QStringLiteral("N"), QStringLiteral("1")),
+        QCommandLineOption(QStringLiteral("cache"), QStringLiteral("warm, or cold: evict the file's pages (posix_fadvise DONTNEED) before every run."), QStringLiteral("MODE"), QStringLiteral("warm")),
+        QCommandLineOption(QStringLiteral("passes"), QStringLiteral("Repeat the whole sweep N times, reported as pass 1, 2, ... (first/second pass)."), QStringLiteral("N"), QStringLiteral("1")),
+        QCommandLineOption(QStringLiteral("output-dir"), QStringLiteral("Where the copy strategies write (the copy is removed after each run)."), QStringLiteral("DIR")),
+        QCommandLineOption(QStringLiteral("command"),
+                           QStringLiteral("Your own reader, as NAME=TEMPLATE (repeatable): a command line with {file} (the target's path) or\n"
+                                          "{stdin} (/dev/stdin, the target's bytes on standard input), and {buffer} (bytes) or {buffer_kib}.\n"
+                                          "Measured for its whole process tree. With --command, strategies run only when named."),
+                           QStringLiteral("NAME=TEMPLATE")),
+        QCommandLineOption(QStringLiteral("shell"), QStringLiteral("Run each --command with /bin/sh -c (pipes, redirections); placeholders are quoted for it.")),
+        QCommandLineOption(QStringLiteral("prepare"), QStringLiteral("A shell command run before each run, not timed (e.g. to drop a cache of your own)."), QStringLiteral("CMD")),
+        QCommandLineOption(QStringLiteral("json"), QStringLiteral("Write the result as JSON (written atomically)."), QStringLiteral("FILE")),
+        QCommandLineOption(QStringLiteral("csv"), QStringLiteral("Write the per-point statistics as CSV."), QStringLiteral("FILE")),
+    };
+}
+
+bool benchStartsPrograms(const QStringList &args)
+{
+    for (const QString &a : args)
+        for (const char *option : {"--command", "--prepare"})
+            if (a == QLatin1String(option) || a.startsWith(QLatin1String(option) + QLatin1Char('=')))
+                return true;
+    return false;
+}
+
 int runBench(const QStringList &args)
 {
     ArgumentParser p(QStringLiteral("bench"),
@@ -31,22 +62,7 @@ int runBench(const QStringList &args)
                                     "Every run must return exactly the target's bytes. Ctrl-C stops within one buffer read."));
     p.addPositional(QStringLiteral("SPEC"), QStringLiteral("what to read"));
     QCommandLineParser &parser = p.parser();
-    parser.addOption({QStringLiteral("strategy"), QStringLiteral("A strategy (repeatable; see `strategies`). Default: a core set for the target."), QStringLiteral("NAME")});
-    parser.addOption({QStringLiteral("sizes"), QStringLiteral("Buffer sizes: A:B = every power of two from A to B, or a comma list (default 4K:16M)."), QStringLiteral("LIST"), QStringLiteral("4K:16M")});
-    parser.addOption({QStringLiteral("runs"), QStringLiteral("Counted runs per point (default 5)."), QStringLiteral("N"), QStringLiteral("5")});
-    parser.addOption({QStringLiteral("warmup"), QStringLiteral("Warm-up runs per point, not counted (default 1)."), QStringLiteral("N"), QStringLiteral("1")});
-    parser.addOption({QStringLiteral("cache"), QStringLiteral("warm, or cold: evict the file's pages (posix_fadvise DONTNEED) before every run."), QStringLiteral("MODE"), QStringLiteral("warm")});
-    parser.addOption({QStringLiteral("passes"), QStringLiteral("Repeat the whole sweep N times, reported as pass 1, 2, ... (first/second pass)."), QStringLiteral("N"), QStringLiteral("1")});
-    parser.addOption({QStringLiteral("output-dir"), QStringLiteral("Where the copy strategies write (the copy is removed after each run)."), QStringLiteral("DIR")});
-    parser.addOption({QStringLiteral("command"),
-                      QStringLiteral("Your own reader, as NAME=TEMPLATE (repeatable): a command line with {file} (the target's path) or\n"
-                                     "{stdin} (/dev/stdin, the target's bytes on standard input), and {buffer} (bytes) or {buffer_kib}.\n"
-                                     "Measured for its whole process tree. With --command, strategies run only when named."),
-                      QStringLiteral("NAME=TEMPLATE")});
-    parser.addOption({QStringLiteral("shell"), QStringLiteral("Run each --command with /bin/sh -c (pipes, redirections); placeholders are quoted for it.")});
-    parser.addOption({QStringLiteral("prepare"), QStringLiteral("A shell command run before each run, not timed (e.g. to drop a cache of your own)."), QStringLiteral("CMD")});
-    parser.addOption({QStringLiteral("json"), QStringLiteral("Write the result as JSON (written atomically)."), QStringLiteral("FILE")});
-    parser.addOption({QStringLiteral("csv"), QStringLiteral("Write the per-point statistics as CSV."), QStringLiteral("FILE")});
+    parser.addOptions(benchOptions());
     if (auto stop = p.parse(args, 1))
         return *stop;
     const QString spec = parser.positionalArguments().first();

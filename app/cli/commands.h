@@ -2,6 +2,7 @@
 #pragma once
 // One function per subcommand; each parses its own arguments (args[0] is the command name).
 
+#include <QCommandLineOption>
 #include <QStringList>
 #include <functional>
 
@@ -14,6 +15,11 @@ int runLs(const QStringList &args);
 int runInfo(const QStringList &args);
 int runExtract(const QStringList &args);
 int runBench(const QStringList &args);
+// bench's options, declared once: its parser and the worker's file grants read them.
+QList<QCommandLineOption> benchOptions();
+// Whether `bench ARGS` starts programs of the user's (--command, --prepare): then it runs in this
+// process, as the worker's lockdown cannot start programs.
+bool benchStartsPrograms(const QStringList &args);
 int runCompare(const QStringList &args);
 int runChart(const QStringList &args); // in archivescope-chart
 int runChartProgram(const QStringList &args); // runs archivescope-chart in this process's place

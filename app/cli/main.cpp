@@ -174,10 +174,9 @@ int main(int argc, char **argv)
         exports << (output >= 0 && output + 1 < args.size() && (dashes < 0 || output < dashes) ? args[output + 1] : QStringLiteral("archivescope-trace.jsonl"));
     }
     auto run = [&] { return command == QLatin1String("trace") ? cli::runTrace(args, runHere) : runHere(args); };
-    // `bench --command` starts the user's own programs, which the worker's lockdown cannot: the
-    // whole benchmark runs here, as with --no-sandbox.
-    const bool runsCommands = !parsing.isEmpty() && parsing.first() == QLatin1String("bench") &&
-                              std::any_of(parsing.begin(), parsing.end(), [](const QString &a) { return a == QLatin1String("--command") || a.startsWith(QLatin1String("--command=")); });
+    // `bench --command` (or --prepare) starts the user's own programs, which the worker's
+    // lockdown cannot: the whole benchmark runs here, as with --no-sandbox.
+    const bool runsCommands = !parsing.isEmpty() && parsing.first() == QLatin1String("bench") && cli::benchStartsPrograms(parsing);
     if (!worker.sandbox || parsing.isEmpty() || !cli::parsesInWorker(parsing.first()) || parsing.first() == QLatin1String("mime-type") || runsCommands ||
         args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
         const int status = run();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "worker_options.h"
 
+#include "commands.h"
+
 #include "bench/machine_info.h"
 #include "cli_output.h"
 #include "io/file_source.h"
@@ -90,9 +92,16 @@ bool parsesInWorker(const QString &command)
 // `bench`, scratch files in --output-dir and the --json/--csv files, written by the parent.
 static WorkerGrants grantsFor(const QStringList &args)
 {
-    static const QStringList valued = {QStringLiteral("--strategy"), QStringLiteral("--sizes"), QStringLiteral("--runs"),
-                                       QStringLiteral("--warmup"), QStringLiteral("--cache"), QStringLiteral("--passes"),
-                                       QStringLiteral("--output-dir"), QStringLiteral("--json"), QStringLiteral("--csv")};
+    // The options that take a value, from bench's own declaration: a value is never taken for
+    // a SPEC (and granted as a file) because an option was left out of a list here.
+    static const QStringList valued = [] {
+        QStringList names;
+        for (const QCommandLineOption &option : benchOptions())
+            if (!option.valueName().isEmpty())
+                for (const QString &name : option.names())
+                    names << (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
+        return names;
+    }();
     const bool bench = args.first() == QLatin1String("bench");
     WorkerGrants grants;
     for (qsizetype i = 1; i < args.size(); ++i) {

@@ -402,9 +402,10 @@ private Q_SLOTS:
         QCOMPARE(done.first().first().toBool(), false);
         QVERIFY2(panel.statusText().startsWith(QStringLiteral("Cancelled")), qPrintable(panel.statusText()));
         for (const QString &pid : written) {
+            // Gone, reaped: the measuring process kills and reaps the whole tree before it ends.
             QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
             const QByteArray text = stat.open(QIODevice::ReadOnly) ? stat.readAll() : QByteArray();
-            QVERIFY2(text.isEmpty() || text.contains(") Z "), text.constData());
+            QVERIFY2(text.isEmpty(), text.constData());
         }
     }
 

@@ -10,6 +10,7 @@
 #include <ctime>
 #include <fcntl.h>
 #include <map>
+#include <set>
 #include <poll.h>
 #include <seccomp.h>
 #include <string>
@@ -89,6 +90,8 @@ public:
         : fd_(fd) {}
     void put(const Frame &f)
     {
+        if (gone_)
+            return;
         if (used_ + sizeof f > sizeof buffer_)
             flush();
         std::memcpy(buffer_ + used_, &f, sizeof f);
@@ -101,8 +104,10 @@ public:
             const ssize_t n = ::write(fd_, buffer_ + done, used_ - done);
             if (n < 0 && errno == EINTR)
                 continue;
-            if (n <= 0)
-                _exit(3); // the reader is gone
+            if (n <= 0) {
+                gone_ = true; // the reader is gone (a stop): the tree is still ended and reaped
+                break;
+            }
             done += size_t(n);
         }
         used_ = 0;
@@ -112,6 +117,7 @@ private:
     int fd_;
     char buffer_[64 * 1024];
     size_t used_ = 0;
+    bool gone_ = false;
 };
 
 [[noreturn]] void execCommand(const Setup &s, int errorPipe)
@@ -356,6 +362,8 @@ void readThreadsIo(pid_t tid, std::map<pid_t, ProcIo> &taskIo)
     ::closedir(dir);
 }
 
+volatile sig_atomic_t stopRequested = 0; // in the measuring process: the caller's SIGTERM
+
 double seconds(const timeval &tv)
 {
     return double(tv.tv_sec) + double(tv.tv_usec) / 1e6;
@@ -368,6 +376,12 @@ double seconds(const timeval &tv)
         _exit(1);
     // Orphans of the tree come to us, so every process is reaped here and its CPU time counted.
     ::prctl(PR_SET_CHILD_SUBREAPER, 1);
+    struct sigaction stop {};
+    stop.sa_handler = [](int) { stopRequested = 1; };
+    sigemptyset(&stop.sa_mask);
+    stop.sa_flags = 0; // no SA_RESTART: waitpid returns EINTR and the loop kills the tree
+    ::sigaction(SIGTERM, &stop, nullptr);
+    std::signal(SIGPIPE, SIG_IGN); // a caller that stopped reading gives EPIPE, not death
     static FrameWriter writer(out); // 64 KiB: not on the stack
     Frame endFrame{};
     endFrame.kind = 'E';
@@ -406,14 +420,22 @@ double seconds(const timeval &tv)
 
     ReadTracer tracer(s, writer, start);
     std::map<pid_t, ProcIo> taskIo; // per task: its own io counters, as last read
-    std::map<pid_t, bool> seen{{command, true}};
+    std::map<pid_t, bool> seen{{command, true}}; // tasks whose first stop has been seen
+    std::set<pid_t> known{command}, killed; // every task of the tree, and those already killed
     for (;;) {
+        // Stopped (SIGTERM from the caller): every task is killed, and reaped below, so that
+        // when this process ends the whole tree is gone, not merely on its way out.
+        if (stopRequested)
+            for (pid_t task : known)
+                if (killed.insert(task).second)
+                    ::kill(task, SIGKILL);
         const pid_t pid = ::waitpid(-1, &status, __WALL);
         if (pid < 0) {
             if (errno == EINTR)
                 continue;
             break; // ECHILD: the whole tree is gone
         }
+        known.insert(pid);
         if (WIFEXITED(status) || WIFSIGNALED(status)) {
             if (pid == command)
                 end.exitStatus = status;
@@ -439,8 +461,13 @@ double seconds(const timeval &tv)
                 ::ptrace(PTRACE_SYSCALL, pid, nullptr, nullptr);
                 continue;
             }
+        } else if (event == PTRACE_EVENT_FORK || event == PTRACE_EVENT_VFORK || event == PTRACE_EVENT_CLONE) {
+            // The new task reports its own first stop; known now, so a stop can kill it.
+            unsigned long child = 0;
+            if (::ptrace(PTRACE_GETEVENTMSG, pid, nullptr, &child) == 0 && child > 0)
+                known.insert(pid_t(child));
         } else if (event != 0) {
-            // fork, vfork, clone, exec: the new task reports its own first stop
+            // exec
         } else if (sig == (SIGTRAP | 0x80)) {
             tracer.leave(pid);
         } else if (!seen.count(pid)) {
@@ -550,8 +577,19 @@ Result<ProcessTreeMeasurement> measureProcessTree(const ProcessTreeRequest &requ
     bool cancelled = false;
     for (;;) {
         if (cancel.isCancelled()) {
-            // The measuring process dies; ptrace's exit-kill takes every task of the tree with it.
-            ::kill(helper, SIGKILL);
+            // The measuring process kills every task and reaps them all before it ends; should
+            // it not within seconds, it is killed, and ptrace's exit-kill ends the tree.
+            ::close(pipeFds[0]); // a writer blocked on a full pipe gets EPIPE and goes on
+            pipeFds[0] = -1;
+            ::kill(helper, SIGTERM);
+            bool reaped = false;
+            for (int i = 0; i < 500 && !reaped; ++i) {
+                reaped = ::waitpid(helper, nullptr, WNOHANG) == helper;
+                if (!reaped)
+                    ::usleep(10000);
+            }
+            if (!reaped)
+                ::kill(helper, SIGKILL);
             cancelled = true;
             break;
         }
