@@ -44,8 +44,12 @@ Result<ContainerPtr> PxarContainer::open(SourcePtr archive)
     if (!payload)
         return std::move(payload).error();
     auto accessor = Accessor::open(archive, *payload);
-    if (!accessor)
-        return std::move(accessor).error();
+    if (!accessor) {
+        if (accessor.error().kind != ErrorKind::Format)
+            return std::move(accessor).error();
+        // Damaged (cut short): what the decoder can read before the damage is still listed.
+        return ContainerPtr(new PxarContainer(std::move(archive), std::move(payload).value(), nullptr, accessor.error()));
+    }
     return ContainerPtr(new PxarContainer(std::move(archive), std::move(payload).value(), std::move(accessor).value()));
 }
 
@@ -121,7 +125,15 @@ Result<void> PxarContainer::decode(size_t archiveBuffer, const DecodedSink &sink
 
 Result<void> PxarContainer::list(const EntrySink &sink)
 {
-    return decode(64 * 1024, [&](const Entry &entry, Decoder &) -> Result<bool> { return sink(entry); });
+    bool stopped = false;
+    auto listed = decode(64 * 1024, [&](const Entry &entry, Decoder &) -> Result<bool> {
+        stopped = !sink(entry);
+        return !stopped;
+    });
+    // A damaged archive whose entries all decoded still is damaged: said at the end.
+    if (listed && damage_ && !stopped)
+        return *damage_;
+    return listed;
 }
 
 Result<void> PxarContainer::walk(const ContentSink &sink)
@@ -135,6 +147,8 @@ Result<void> PxarContainer::walk(const ContentSink &sink)
 
 Result<Entry> PxarContainer::find(const QByteArray &path)
 {
+    if (!accessor_)
+        return Container::find(path); // listed up to it, as far as the damage allows
     auto found = accessor_->lookup(path);
     if (!found)
         return std::move(found).error();
@@ -151,6 +165,8 @@ Result<SourcePtr> PxarContainer::open(const Entry &entry)
             return Error::format(holder->name(), entry.dataOffset, QStringLiteral("content lies past the end of the file"));
         return SourcePtr(std::make_shared<SliceSource>(holder, entry.dataOffset, entry.size, archive_->name() + QStringLiteral("!/") + bytesToText(entry.path)));
     }
+    if (!accessor_)
+        return *damage_;
     auto found = accessor_->lookup(entry.path);
     if (!found)
         return std::move(found).error();
@@ -163,6 +179,11 @@ QJsonObject PxarContainer::info() const
 {
     QJsonObject o;
     o[QStringLiteral("format")] = QStringLiteral("pxar");
+    if (!accessor_) {
+        o[QStringLiteral("damaged")] = damage_->toString();
+        o[QStringLiteral("size")] = double(archive_->size());
+        return o;
+    }
     o[QStringLiteral("format_version")] = double(accessor_->formatVersion());
     o[QStringLiteral("split")] = bool(payload_);
     if (payload_)

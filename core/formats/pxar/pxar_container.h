@@ -2,7 +2,9 @@
 #pragma once
 // A pxar archive (v1, or a v2 .mpxar with its .ppxar beside it) as a container: listing through
 // the sequential decoder, lookups and content through the accessor (a lookup reads only the
-// goodbye tables and names on its path).
+// goodbye tables and names on its path). A damaged archive the accessor refuses (cut short: no
+// goodbye tail) is still read front to back by the decoder, up to the damage, which then ends
+// the listing as its error — as a truncated tar.gz lists what precedes the cut.
 
 #include "pxar_accessor.h"
 #include "vfs/container.h"
@@ -32,10 +34,11 @@ public:
     const SourcePtr &payload() const { return payload_; }
 
 private:
-    PxarContainer(SourcePtr archive, SourcePtr payload, std::shared_ptr<pxar::Accessor> accessor)
+    PxarContainer(SourcePtr archive, SourcePtr payload, std::shared_ptr<pxar::Accessor> accessor, std::optional<Error> damage = std::nullopt)
         : archive_(std::move(archive)),
           payload_(std::move(payload)),
-          accessor_(std::move(accessor)) {}
+          accessor_(std::move(accessor)),
+          damage_(std::move(damage)) {}
     Entry toEntry(const pxar::PxarEntry &e, uint64_t ordinal) const;
     // Every entry but the root in archive order, decoded with the sync decoder; stops when the
     // sink returns false or an error.
@@ -44,7 +47,8 @@ private:
 
     SourcePtr archive_;
     SourcePtr payload_;
-    std::shared_ptr<pxar::Accessor> accessor_;
+    std::shared_ptr<pxar::Accessor> accessor_; // null for a damaged archive (damage_ says why)
+    std::optional<Error> damage_;
 };
 
 // Whether the first bytes look like a pxar archive (an ENTRY or FORMAT_VERSION item first).
