@@ -135,6 +135,24 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains("dd "), r.out.constData());
     }
 
+    // examples/dd_sweep.sh: the sweep and its chart, as the README says.
+    void ddSweepExample()
+    {
+        const QString out = dir_.filePath(QStringLiteral("dd-sweep.json"));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("ARCHIVESCOPE_CLI"), QStringLiteral(CLI_PATH));
+        QProcess sweep;
+        sweep.setProcessEnvironment(env);
+        sweep.start(QStringLiteral("/bin/sh"), {QStringLiteral(SOURCE_DIR "/examples/dd_sweep.sh"), file_, QStringLiteral("4K,64K"), out});
+        QVERIFY(sweep.waitForFinished(120000));
+        QVERIFY2(sweep.exitCode() == 0, sweep.readAllStandardError().constData());
+        QCOMPARE(int(pointsOf(readJson(out), QStringLiteral("dd")).size()), 2);
+        QCOMPARE(int(pointsOf(readJson(out), QStringLiteral("read")).size()), 2);
+        QFile png(dir_.filePath(QStringLiteral("dd-sweep.png")));
+        QVERIFY(png.open(QIODevice::ReadOnly));
+        QVERIFY(png.read(8).startsWith("\x89PNG"));
+    }
+
     // The examples: the honest C reader follows its buffer; the one that copies through sendfile
     // whatever it is given is named in the notes, and its kernel copies are strace's.
     void bypassIsFlagged()
