@@ -202,6 +202,23 @@ private Q_SLOTS:
         QVERIFY(run[QStringLiteral("write_bytes")].toDouble() >= 2.0 * double(fileSize));
     }
 
+    // --prepare runs before each run (warm-ups included), untimed, with /bin/sh.
+    void prepareRunsBeforeEachRun()
+    {
+        const QString counter = dir_.filePath(QStringLiteral("prepared"));
+        auto r = test::runCli({QStringLiteral("bench"), file_, QStringLiteral("--command"), QStringLiteral("dd=dd if={file} of=/dev/null bs={buffer}"),
+                               QStringLiteral("--prepare"), QStringLiteral("echo run >> '%1'").arg(counter), QStringLiteral("--sizes"), QStringLiteral("4K,8K"),
+                               QStringLiteral("--runs"), QStringLiteral("2"), QStringLiteral("--warmup"), QStringLiteral("1")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(counter);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll().count("run\n"), 2 * 3); // 2 sizes x (1 warm-up + 2 runs)
+        auto failing = test::runCli({QStringLiteral("bench"), file_, QStringLiteral("--command"), QStringLiteral("dd=dd if={file} of=/dev/null bs={buffer}"),
+                                     QStringLiteral("--prepare"), QStringLiteral("exit 4"), QStringLiteral("--sizes"), QStringLiteral("4K")});
+        QCOMPARE(failing.exitCode, 1);
+        QVERIFY2(failing.err.contains("--prepare 'exit 4'") && failing.err.contains("exit status 4"), failing.err.constData());
+    }
+
     // Inside a container the target has no path: {stdin} feeds its bytes through a pipe.
     void stdinInsideAContainer()
     {
