@@ -260,7 +260,12 @@ QString pointLine(const BenchPoint &p, int strategyWidth)
                        .arg(p.mibps.sd, 7, 'f', 1)
                        .arg(p.mibps.min, 0, 'f', 1)
                        .arg(p.mibps.max, 0, 'f', 1);
-    line += QStringLiteral("  %1 calls").arg(p.medianSyscalls(), 0, 'f', 0);
+    // A command's calls on the target (its traced run), as its JSON's read_calls; its tree's
+    // calls on every file are in the JSON too.
+    if (p.isCommand && p.targetReadCalls >= 0)
+        line += QStringLiteral("  %1 calls, requests of %2").arg(p.targetReadCalls).arg(sizeLabel(uint64_t(std::max(0.0, p.requestBytesMedian))));
+    else
+        line += QStringLiteral("  %1 calls").arg(p.medianSyscalls(), 0, 'f', 0);
     if (p.cache == CacheMode::Cold || p.pass > 1)
         line += QStringLiteral("  [%1, pass %2]").arg(cacheModeName(p.cache)).arg(p.pass);
     if (!p.note.isEmpty())

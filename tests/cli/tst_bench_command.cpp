@@ -172,6 +172,8 @@ private Q_SLOTS:
         const QStringList notes = result[QStringLiteral("notes")].toVariant().toStringList();
         QCOMPARE(notes, QStringList{QStringLiteral("bypass ignores the buffer: its reads are 1048576 bytes at every size")});
         QVERIFY2(r.out.contains("Note: bypass ignores the buffer"), r.out.constData());
+        // The table line of each of its points says it too: the same request at every size.
+        QCOMPARE(r.out.count("calls, requests of 1 MiB"), 3);
         for (const auto &[buffer, point] : pointsOf(result, QStringLiteral("honest")))
             QCOMPARE(qint64(point[QStringLiteral("request_bytes_median")].toDouble()), buffer);
         // Python reads in requests of its buffering= size.
