@@ -3,6 +3,7 @@
 
 #include "argument_parser.h"
 #include "bench/bench_runner.h"
+#include "bench/command/command_run.h"
 #include "cli_output.h"
 #include "commands.h"
 #include "io/atomic_file.h"
@@ -100,7 +101,7 @@ int runBench(const QStringList &args)
     if (!target)
         return fail(spec, target.error());
     target->target.outputDir = config.outputDir;
-    auto selection = config.commands.empty() || !config.strategies.isEmpty() ? selectStrategies(config.strategies, target->target) : Result<StrategySelection>(StrategySelection{});
+    auto selection = strategiesToRun(config, target->target);
     if (!selection)
         return selection.error().kind == ErrorKind::Usage ? usage(QStringLiteral("bench: ") + selection.error().message) : fail(spec, selection.error());
     int width = 12;
@@ -108,8 +109,8 @@ int runBench(const QStringList &args)
         width = std::max(width, int(s->name().size()));
     for (const CommandTemplate &c : config.commands) {
         width = std::max(width, int(c.name.size()));
-        if (c.usesFile && target->target.filePath.isEmpty())
-            return usage(QStringLiteral("bench: --command %1: %2 is inside a container, so it has no {file}; use {stdin}").arg(c.name, spec));
+        if (auto usable = checkCommandTarget(c, target->target); !usable)
+            return usage(QStringLiteral("bench: ") + usable.error().message);
     }
     printLine(QStringLiteral("target: %1 (%2 bytes, %3)").arg(spec).arg(target->target.source->size()).arg(sizeLabel(target->target.source->size())));
     printLine(QStringLiteral("runs: %1 + %2 warm-up per point, cache %3, %4 pass(es); MiB = 2^20 bytes").arg(config.runs).arg(config.warmup).arg(cache).arg(config.passes));

@@ -73,8 +73,8 @@ static int traceCommand(const QStringList &args)
     auto target = openReadTarget(spec);
     if (!target)
         return fail(spec, target.error());
-    if (command->usesFile && target->target.filePath.isEmpty())
-        return usage(QStringLiteral("trace: %1 is inside a container, so it has no {file}; use {stdin}").arg(spec));
+    if (auto usable = checkCommandTarget(*command, target->target); !usable)
+        return usage(QStringLiteral("trace: ") + usable.error().message);
     CancelFlag never;
     auto run = runCommand(*command, target->target, *buffer, true, never);
     if (!run)

@@ -50,6 +50,14 @@ Result<StrategySelection> selectStrategies(const QStringList &names, const ReadT
     return selection;
 }
 
+Result<StrategySelection> strategiesToRun(const BenchConfig &config, const ReadTarget &target)
+{
+    // With commands, strategies run only when named: the user's own reader is the subject.
+    if (!config.commands.empty() && config.strategies.isEmpty())
+        return StrategySelection{};
+    return selectStrategies(config.strategies, target);
+}
+
 Result<std::vector<uint64_t>> parseSizeList(const QString &text)
 {
     std::vector<uint64_t> sizes;
@@ -169,21 +177,13 @@ static Result<void> runPrepare(const QString &prepare, const CancelFlag &cancel)
 {
     if (prepare.isEmpty())
         return {};
-    CommandTemplate t;
-    t.name = QStringLiteral("prepare");
-    t.text = prepare;
-    t.shell = true;
-    ReadTarget none;
     ProcessTreeRequest request;
-    request.argv = t.expand(QString(), 0);
+    request.argv = {QStringLiteral("/bin/sh"), QStringLiteral("-c"), prepare};
     request.label = QStringLiteral("--prepare '%1'").arg(prepare);
     auto run = measureProcessTree(request, cancel);
     if (!run)
         return std::move(run).error();
-    if (!WIFEXITED(run->exitStatus) || WEXITSTATUS(run->exitStatus) != 0)
-        return Error::make(ErrorKind::System, request.label,
-                           QStringLiteral("failed: %1%2").arg(waitStatusText(run->exitStatus), run->stderrTail.isEmpty() ? QString() : QStringLiteral(": ") + run->stderrTail));
-    return {};
+    return requireSuccess(*run, request.label);
 }
 
 // What the traced runs say about each command, for the summary: a buffer it ignores, a target
@@ -217,9 +217,7 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
 {
     ReadTarget target = opened.target;
     target.outputDir = config.outputDir;
-    // With commands, strategies run only when named: the user's own reader is the subject.
-    StrategySelection named;
-    auto selection = config.commands.empty() || !config.strategies.isEmpty() ? selectStrategies(config.strategies, target) : Result<StrategySelection>(named);
+    auto selection = strategiesToRun(config, target);
     if (!selection)
         return std::move(selection).error();
     if (selection->strategies.empty() && config.commands.empty())

@@ -24,6 +24,8 @@ struct StrategySelection {
 };
 Result<StrategySelection> selectStrategies(const QStringList &names, const ReadTarget &target);
 QStringList defaultStrategyNames(const ReadTarget &target);
+// The strategies a run of `config` measures: with commands, only those named.
+Result<StrategySelection> strategiesToRun(const BenchConfig &config, const ReadTarget &target);
 
 Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &target, const CancelFlag &cancel,
                              const BenchCallbacks &callbacks = {});

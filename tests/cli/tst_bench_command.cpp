@@ -307,13 +307,7 @@ private Q_SLOTS:
                                              QStringLiteral("slow=sh -c 'echo $$ >> %1; exec sleep 600' & echo $$ >> %1; sleep 600; cat {file} {buffer}").arg(pids),
                                              QStringLiteral("--sizes"), QStringLiteral("4K"), QStringLiteral("--runs"), QStringLiteral("1")});
         QVERIFY(cli.waitForStarted());
-        QStringList written;
-        for (int i = 0; i < 600 && written.size() < 2; ++i) { // until both shells wrote their pid
-            QTest::qSleep(50);
-            QFile f(pids);
-            if (f.open(QIODevice::ReadOnly))
-                written = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        }
+        const QStringList written = test::waitForLines(pids, 2); // both shells wrote their pid
         QCOMPARE(written.size(), 2);
         ::kill(pid_t(cli.processId()), SIGINT);
         QVERIFY(cli.waitForFinished(60000));
@@ -321,8 +315,7 @@ private Q_SLOTS:
         for (const QString &pid : written) {
             // Gone, or a zombie about to be reaped by init: not running any more.
             // Gone, reaped: the measuring process kills and reaps the whole tree before it ends.
-            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-            const QByteArray text = stat.open(QIODevice::ReadOnly) ? stat.readAll() : QByteArray();
+            const QByteArray text = test::processStat(pid);
             QVERIFY2(text.isEmpty(), text.constData());
         }
     }

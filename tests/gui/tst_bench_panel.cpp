@@ -389,13 +389,7 @@ private Q_SLOTS:
         QSignalSpy done(&panel, &ui::BenchPanel::runFinished);
         panel.run();
         QVERIFY(panel.isRunning());
-        QStringList written;
-        for (int i = 0; i < 600 && written.size() < 2; ++i) { // until both shells wrote their pid
-            QTest::qWait(50);
-            QFile f(pids);
-            if (f.open(QIODevice::ReadOnly))
-                written = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
-        }
+        const QStringList written = test::waitForLines(pids, 2); // both shells wrote their pid
         QCOMPARE(written.size(), 2);
         panel.cancel();
         QVERIFY(done.count() > 0 || done.wait(60000));
@@ -403,8 +397,7 @@ private Q_SLOTS:
         QVERIFY2(panel.statusText().startsWith(QStringLiteral("Cancelled")), qPrintable(panel.statusText()));
         for (const QString &pid : written) {
             // Gone, reaped: the measuring process kills and reaps the whole tree before it ends.
-            QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-            const QByteArray text = stat.open(QIODevice::ReadOnly) ? stat.readAll() : QByteArray();
+            const QByteArray text = test::processStat(pid);
             QVERIFY2(text.isEmpty(), text.constData());
         }
     }

@@ -120,4 +120,22 @@ qint64 firstChildOf(qint64 pid)
     return 0;
 }
 
+QStringList waitForLines(const QString &path, int count)
+{
+    QStringList lines;
+    for (int i = 0; i < 600 && lines.size() < count; ++i) {
+        QTest::qWait(50);
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly))
+            lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    }
+    return lines;
+}
+
+QByteArray processStat(const QString &pid)
+{
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    return stat.open(QIODevice::ReadOnly) ? stat.readAll() : QByteArray();
+}
+
 } // namespace asc::test

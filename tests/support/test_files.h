@@ -33,6 +33,11 @@ struct RunResult {
 RunResult run(const QString &program, const QStringList &args, int timeoutMs = 120000,
               const QString &workingDir = {});
 RunResult runCli(const QStringList &args, int timeoutMs = 120000);
+// The lines of `path` once it has `count` of them (a child writing its pid), waiting up to 30 s
+// with the event loop running; what it has then, if fewer.
+QStringList waitForLines(const QString &path, int count);
+// /proc/PID/stat while the process exists (a zombie included); empty once it is reaped.
+QByteArray processStat(const QString &pid);
 // Whether a tool is installed (tests that need peers skip with a message when not).
 bool haveTool(const QString &name);
 // The first child process of `pid` (its worker), waiting up to 10 s for one to appear; 0 if none.

@@ -112,15 +112,20 @@ bool CommandsList::addLine(const QString &line)
         problem_->setVisible(!problem.isEmpty());
         return false;
     }
-    auto *item = new QListWidgetItem(line.trimmed(), list_);
-    item->setToolTip(line.trimmed());
-    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(Qt::Checked);
+    appendItem(line.trimmed());
     if (edit_->text() == line)
         edit_->clear();
     save();
     Q_EMIT changed();
     return true;
+}
+
+void CommandsList::appendItem(const QString &line)
+{
+    auto *item = new QListWidgetItem(line, list_);
+    item->setToolTip(line); // the list is narrow: the whole command on hover
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Checked);
 }
 
 QStringList CommandsList::lines() const
@@ -135,12 +140,8 @@ void CommandsList::setLines(const QStringList &lines)
 {
     const QSignalBlocker block(list_);
     list_->clear();
-    for (const QString &line : lines) {
-        auto *item = new QListWidgetItem(line, list_);
-        item->setToolTip(line);
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(Qt::Checked);
-    }
+    for (const QString &line : lines)
+        appendItem(line);
     save();
 }
 

@@ -38,6 +38,7 @@ Q_SIGNALS:
 
 private:
     void checkEdit();
+    void appendItem(const QString &line); // checked
     void save() const;
 
     QListWidget *list_;

@@ -54,15 +54,22 @@ private:
 
 } // namespace
 
+Result<void> checkCommandTarget(const CommandTemplate &command, const ReadTarget &target)
+{
+    if (command.usesFile && target.filePath.isEmpty())
+        return Error::make(ErrorKind::Usage, target.spec,
+                           QStringLiteral("--command %1: %2 is inside a container, so it has no {file}; use {stdin}").arg(command.name, target.spec));
+    return {};
+}
+
 Result<CommandRun> runCommand(const CommandTemplate &command, const ReadTarget &target, uint64_t buffer, bool traceTargetReads,
                               const CancelFlag &cancel)
 {
     CommandRun run;
     run.command = command.expandedText(target.filePath, buffer);
     const QString label = QStringLiteral("command %1 (%2)").arg(command.name, run.command);
-    if (command.usesFile && target.filePath.isEmpty())
-        return Error::make(ErrorKind::Usage, target.spec,
-                           QStringLiteral("--command %1: the target is inside a container, so it has no {file}; use {stdin}").arg(command.name));
+    if (auto usable = checkCommandTarget(command, target); !usable)
+        return std::move(usable).error();
     ProcessTreeRequest request;
     request.argv = command.expand(target.filePath, buffer);
     if (!command.shell)
@@ -104,13 +111,8 @@ Result<CommandRun> runCommand(const CommandTemplate &command, const ReadTarget &
     }
     if (!measured)
         return std::move(measured).error();
-    const int status = measured->exitStatus;
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        QString message = QStringLiteral("failed: %1").arg(waitStatusText(status));
-        if (!measured->stderrTail.isEmpty())
-            message += QStringLiteral(": ") + measured->stderrTail;
-        return Error::make(ErrorKind::System, label, message);
-    }
+    if (auto succeeded = requireSuccess(*measured, label); !succeeded)
+        return std::move(succeeded).error();
     run.tree = std::move(*measured);
     return run;
 }

@@ -15,6 +15,10 @@ struct CommandRun {
     QString command; // as run, expanded
 };
 
+// Whether the command can read this target: one inside a container has no {file} (a usage error
+// saying to use {stdin}).
+Result<void> checkCommandTarget(const CommandTemplate &command, const ReadTarget &target);
+
 // A non-zero exit or a signal is an error naming the command, its status and its last words.
 Result<CommandRun> runCommand(const CommandTemplate &command, const ReadTarget &target, uint64_t buffer, bool traceTargetReads,
                               const CancelFlag &cancel);

@@ -41,7 +41,7 @@ struct EndFrame {
     uint64_t maxRssBytes;
     ProcIo io;
     int32_t tasks, exitStatus, execErrno, setupErrno;
-    uint8_t mapsTarget, usesIoUring, started;
+    uint8_t mapsTarget, usesIoUring;
     char setupStep[48];
 };
 struct Frame {
@@ -497,7 +497,6 @@ double seconds(const timeval &tv)
     int err = 0;
     if (::read(errorPipe[0], &err, sizeof err) == sizeof err)
         end.execErrno = err;
-    end.started = end.execErrno == 0;
     finish(nullptr, 0);
     _exit(0); // finish() does not return
 }
@@ -524,6 +523,17 @@ QString waitStatusText(int status)
     if (WIFSIGNALED(status))
         return QStringLiteral("killed by signal %1 (%2)").arg(WTERMSIG(status)).arg(QString::fromUtf8(strsignal(WTERMSIG(status))));
     return QStringLiteral("status %1").arg(status);
+}
+
+Result<void> requireSuccess(const ProcessTreeMeasurement &measured, const QString &label)
+{
+    const int status = measured.exitStatus;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return {};
+    QString message = QStringLiteral("failed: %1").arg(waitStatusText(status));
+    if (!measured.stderrTail.isEmpty())
+        message += QStringLiteral(": ") + measured.stderrTail;
+    return Error::make(ErrorKind::System, label, message);
 }
 
 Result<ProcessTreeMeasurement> measureProcessTree(const ProcessTreeRequest &request, const CancelFlag &cancel)

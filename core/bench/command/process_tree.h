@@ -62,5 +62,7 @@ Result<ProcessTreeMeasurement> measureProcessTree(const ProcessTreeRequest &requ
 
 // "exit status 3", "killed by signal 9 (Killed)".
 QString waitStatusText(int status);
+// A command that exited non-zero or was killed is an error: `label`, its status, its last words.
+Result<void> requireSuccess(const ProcessTreeMeasurement &measured, const QString &label);
 
 } // namespace asc
