@@ -353,10 +353,7 @@ Result<bool> LibarchiveReader::next(Entry &entry)
         entry.size = 0;
         entry.mode = 0644;
         entry.ordinal = entriesRead_++;
-        contentSize_ = 0;
-        contentPos_ = 0;
-        blockLeft_ = 0;
-        blocksDone_ = true;
+        content_.startEmpty();
         unreadable_ = false;
         return true;
     }
@@ -398,22 +395,15 @@ Result<bool> LibarchiveReader::next(Entry &entry)
         if (at >= 0 && uint64_t(at) + entry.size <= source_->size())
             entry.dataOffset = uint64_t(at);
     }
-    contentSize_ = entry.size == kUnknown ? kUnknown : entry.size;
-    sparse_ = archive_entry_sparse_count(raw) > 0;
+    content_.start(entry.size, archive_entry_sparse_count(raw) > 0);
     contentPath_ = entry.path;
-    emptyBlocks_ = 0;
-    contentPos_ = 0;
-    blockData_ = nullptr;
-    blockLeft_ = 0;
-    blockOffset_ = 0;
-    blocksDone_ = false;
     ++entriesRead_;
     return true;
 }
 
-Result<LibarchiveReader::Block> LibarchiveReader::readBlock()
+Result<EntryContent::Block> LibarchiveReader::nextBlock()
 {
-    Block block;
+    EntryContent::Block block;
     const void *data = nullptr;
     size_t size = 0;
     la_int64_t offset = 0;
@@ -444,7 +434,7 @@ Error LibarchiveReader::contentError(const QString &what) const
     if (sourceError_)
         return *sourceError_;
     const char *text = archive_error_string(archive_);
-    QString message = QStringLiteral("at byte %1 of the entry: %2").arg(contentPos_).arg(what);
+    QString message = QStringLiteral("at byte %1 of the entry: %2").arg(content_.position()).arg(what);
     if (text && *text)
         message += QStringLiteral(": ") + QString::fromUtf8(text);
     const QString name = contentPath_.isEmpty() ? source_->name() : source_->name() + QStringLiteral("!/") + bytesToText(contentPath_);
@@ -452,96 +442,12 @@ Error LibarchiveReader::contentError(const QString &what) const
 }
 
 // Built on libarchive's blocks rather than archive_read_data(): that one stops at the last data
-// block, so a sparse member ending in a hole (or all hole) came out short or empty. Zeros are
-// written only where the entry's sparse map says there is a hole; anything else missing is an
-// error, never padding.
-// Empty blocks in a row, with no input taken, before a decoder is taken to be stuck.
-static constexpr int kMaxEmptyBlocks = 1 << 12;
-
-bool LibarchiveReader::stuck()
-{
-    if (position_ != emptyBlocksAt_) {
-        emptyBlocksAt_ = position_;
-        emptyBlocks_ = 0;
-    }
-    return ++emptyBlocks_ > kMaxEmptyBlocks;
-}
-
+// block, so a sparse member ending in a hole (or all hole) came out short or empty.
 Result<size_t> LibarchiveReader::read(std::span<char> out)
 {
     if (unreadable_)
         return contentError(QStringLiteral("libarchive cannot use it"));
-    size_t done = 0;
-    while (done < out.size()) {
-        if (contentSize_ != kUnknown && contentPos_ >= contentSize_)
-            break;
-        if (blockLeft_ == 0 && !blocksDone_) {
-            auto block = readBlock();
-            if (!block)
-                return std::move(block).error();
-            if (block->end) {
-                blocksDone_ = true;
-            } else if (block->size == 0) {
-                if (stuck())
-                    return contentError(QStringLiteral("the decoder makes no progress"));
-            } else {
-                if (uint64_t(block->offset) < contentPos_)
-                    return contentError(QStringLiteral("data blocks out of order"));
-                if (uint64_t(block->offset) > contentPos_ && !sparse_)
-                    return contentError(QStringLiteral("the decoder skipped to byte %1, and the entry has no holes").arg(block->offset));
-                blockData_ = block->data;
-                blockLeft_ = block->size;
-                blockOffset_ = uint64_t(block->offset);
-            }
-            continue;
-        }
-        size_t n = out.size() - done;
-        if (blockLeft_ > 0 && contentPos_ >= blockOffset_) {
-            n = std::min(n, blockLeft_);
-            if (contentSize_ != kUnknown) {
-                if (contentPos_ + blockLeft_ > contentSize_)
-                    return contentError(QStringLiteral("more data than the %1 bytes its header gives").arg(contentSize_));
-                n = size_t(std::min<uint64_t>(n, contentSize_ - contentPos_));
-            }
-            std::memcpy(out.data() + done, blockData_, n);
-            blockData_ += n;
-            blockLeft_ -= n;
-            blockOffset_ += n;
-        } else {
-            // A hole of a sparse entry: before the next block, or after the last one up to the
-            // recorded size.
-            const uint64_t holeEnd = blocksDone_ || blockLeft_ == 0 ? contentSize_ : blockOffset_;
-            if (holeEnd == kUnknown)
-                break; // nothing records a size: the content ends with the data
-            if (!sparse_)
-                return contentError(QStringLiteral("the data ends at byte %1 of the %2 its header gives").arg(contentPos_).arg(contentSize_));
-            n = size_t(std::min<uint64_t>(n, holeEnd - contentPos_));
-            std::memset(out.data() + done, 0, n);
-        }
-        done += n;
-        contentPos_ += n;
-    }
-    if (contentSize_ != kUnknown && contentPos_ >= contentSize_ && !blocksDone_) {
-        // The header's size is reached: the decoder must agree that the entry ends here. The
-        // call that returns the end is where libarchive checks a zip's CRC and sizes, so it is
-        // made before the last bytes are handed out.
-        if (blockLeft_ > 0)
-            return contentError(QStringLiteral("more data than the %1 bytes its header gives").arg(contentSize_));
-        auto block = readBlock();
-        if (!block)
-            return std::move(block).error();
-        while (!block->end && block->size == 0) { // a decoder still taking in input
-            if (stuck())
-                return contentError(QStringLiteral("the decoder makes no progress"));
-            block = readBlock();
-            if (!block)
-                return std::move(block).error();
-        }
-        if (!block->end)
-            return contentError(QStringLiteral("more data than the %1 bytes its header gives").arg(contentSize_));
-        blocksDone_ = true;
-    }
-    return done;
+    return content_.read(out, *this);
 }
 
 QString LibarchiveReader::formatName() const

@@ -3,6 +3,7 @@
 // One libarchive read handle fed from our ByteSource through its read/seek/skip callbacks, so
 // nested archives need no temporary files. Not thread safe; blocks on the source.
 
+#include "entry_content.h"
 #include "io/byte_source.h"
 #include "vfs/entry.h"
 
@@ -20,7 +21,7 @@ namespace asc {
 
 class Readahead;
 
-class LibarchiveReader {
+class LibarchiveReader : private EntryContent::Blocks {
 public:
     enum class Mode {
         Archives, // every archive format and every filter
@@ -31,7 +32,7 @@ public:
     // asks the readers that support it (zip, tar, cpio, cab, ...) to decode stored names from it;
     // empty keeps names as stored.
     static Result<std::unique_ptr<LibarchiveReader>> open(SourcePtr source, Mode mode, const QByteArray &nameCharset = {});
-    ~LibarchiveReader();
+    ~LibarchiveReader() override;
     LibarchiveReader(const LibarchiveReader &) = delete;
     LibarchiveReader &operator=(const LibarchiveReader &) = delete;
 
@@ -45,17 +46,6 @@ public:
     // entry that ends short of its size, runs past it, or whose read warned (a checksum
     // mismatch) is an error naming the entry and the offset.
     Result<size_t> read(std::span<char> out);
-    // The current entry's content as libarchive's own blocks (no copy): offset within the entry.
-    // `end` at its end. A block may be empty without being the end: LHA and RAR5 hand back
-    // nothing while their decoder takes in more input (the old reading of that as the end
-    // padded whole entries with zeros).
-    struct Block {
-        const char *data = nullptr;
-        size_t size = 0;
-        int64_t offset = 0;
-        bool end = false;
-    };
-    Result<Block> readBlock();
 
     QString formatName() const;
     int formatCode() const; // archive_format(): ARCHIVE_FORMAT_* (0 before the first header)
@@ -69,8 +59,10 @@ public:
 private:
     LibarchiveReader(SourcePtr source, Mode mode);
     Error error(const QString &what) const;
-    Error contentError(const QString &what) const; // names the current entry and where in it
-    bool stuck(); // one more empty block: has the decoder stopped making progress?
+    // EntryContent::Blocks: libarchive's own blocks of the current entry (no copy).
+    Result<EntryContent::Block> nextBlock() override;
+    uint64_t inputPosition() const override { return position_; }
+    Error contentError(const QString &what) const override; // names the current entry and where in it
     QString entryName(const Entry &entry) const;
     QByteArray intern(const char *name);
     void fill(archive_entry *raw, Entry &entry);
@@ -91,17 +83,7 @@ private:
     std::unique_ptr<Readahead> decoded_; // our decoders' output, when the file is gzip, xz or zstd
     QStringList ourFilters_;
     QHash<QByteArray, QByteArray> names_; // owner/group names, shared between entries
-    // The current entry's content as read(): its size, where the output stands, and the rest of
-    // libarchive's current block (which starts at blockOffset_ within the entry).
-    uint64_t contentSize_ = 0;
-    uint64_t contentPos_ = 0;
-    const char *blockData_ = nullptr;
-    size_t blockLeft_ = 0;
-    uint64_t blockOffset_ = 0;
-    bool blocksDone_ = false;
-    int emptyBlocks_ = 0; // in a row, since the source was last at emptyBlocksAt_
-    uint64_t emptyBlocksAt_ = 0;
-    bool sparse_ = false; // the entry has a sparse map: only there are holes zeros
+    EntryContent content_; // the current entry's bytes as read() hands them out
     QByteArray contentPath_; // the current entry, for errors
     bool mtree_ = false;
     bool unreadable_ = false;
