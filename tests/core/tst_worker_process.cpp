@@ -210,6 +210,22 @@ private Q_SLOTS:
         QVERIFY2(memory.maxrssKib < 300 * 1024, qPrintable(QString::number(memory.maxrssKib)));
     }
 
+    // Not every failed allocation goes through operator new's handler: Qt's containers and our
+    // decoder threads throw bad_alloc themselves. Uncaught on any thread, it is the memory limit,
+    // not a crash with signal 6 (a RAR5 window size once ended that way).
+    void badAllocOnAThreadIsTheMemoryLimit()
+    {
+        WorkerEnd end = runInWorker(
+            [] {
+                std::thread decoder([] { throw std::bad_alloc(); });
+                decoder.join();
+                return 0;
+            },
+            WorkerLimits{});
+        QVERIFY(end.outOfMemory);
+        QCOMPARE(end.signal, 0);
+    }
+
     void killedMidCatIsACleanError()
     {
         ASC_REQUIRE_TOOL(QStringLiteral("bsdtar"));
