@@ -33,8 +33,8 @@ using Step = std::variant<Data, Empty, End, Fail>;
 class ScriptedBlocks : public EntryContent::Blocks {
 public:
     ScriptedBlocks(const EntryContent &content, std::deque<Step> steps)
-        : content_(content)
-        , steps_(std::move(steps))
+        : content_(content),
+          steps_(std::move(steps))
     {
     }
     Result<EntryContent::Block> nextBlock() override

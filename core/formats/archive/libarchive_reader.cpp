@@ -8,6 +8,7 @@
 #include "io/trace.h"
 #include "vfs/problems.h"
 
+#include <algorithm>
 #include <archive.h>
 #include <archive_entry.h>
 #include <cerrno>
@@ -116,12 +117,15 @@ ssize_t LibarchiveReader::readCallback(archive *, void *self, const void **buffe
     }
     const TraceLayer layer("libarchive");
     // Made on first use and not zero-filled: a decoded stream never needs it, and while headers
-    // are read only their pages are touched (an open archive costs its reads, not 1 MiB).
-    if (!r->block_)
-        r->block_.reset(new char[kBlockSize]);
+    // are read only their pages are touched (an open archive costs its reads, not 1 MiB). A small
+    // file gets a block of its own size: each probe of it allocates no more.
+    if (!r->block_) {
+        r->blockSize_ = size_t(std::clamp<uint64_t>(r->source_->size(), kFirstReadSize, kBlockSize));
+        r->block_.reset(new char[r->blockSize_]);
+    }
     // The bidders see what bsdtar's first 64 KiB read shows them (an LHA self-extractor's first
     // header lies past 20 KiB of program, beyond the search a 16 KiB read lets libarchive make).
-    const size_t want = r->position_ == 0 ? std::max(r->readSize_, kFirstReadSize) : r->readSize_;
+    const size_t want = std::min(r->blockSize_, r->position_ == 0 ? std::max(r->readSize_, kFirstReadSize) : r->readSize_);
     auto got = r->source_->readAt(r->position_, std::span(r->block_.get(), want));
     if (!got) {
         r->sourceError_ = got.error();

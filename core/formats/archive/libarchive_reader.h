@@ -74,7 +74,8 @@ private:
     SourcePtr source_;
     Mode mode_;
     archive *archive_ = nullptr;
-    std::unique_ptr<char[]> block_; // kBlockSize bytes, made on first read
+    std::unique_ptr<char[]> block_; // made on first read
+    size_t blockSize_ = 0; // kBlockSize, or less for a smaller file
     size_t readSize_ = 16 << 10; // how much of block_ the next read fills: small for headers, whole for data
     size_t headerReadSize_ = 16 << 10; // readSize_ while headers are read
     uint64_t position_ = 0;

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "bzip2_blocks.h"
 
+#include <algorithm>
 #include <array>
 #include <bzlib.h>
+#include <cstddef>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
 
 namespace asc::bzip2 {
 
@@ -103,6 +108,80 @@ static QString bzText(int rc)
     }
 }
 
+namespace {
+
+// libbz2 allocates its state and a block's tables (4 bytes per symbol: 3.6 MB at level 9) for
+// every stream, and each block is decoded as a stream of its own: a thread keeps what the last
+// block freed for the next one of the same size instead of faulting in fresh pages each time.
+class ReusedAllocations {
+public:
+    ~ReusedAllocations()
+    {
+        for (const Kept &kept : kept_)
+            std::free(kept.memory);
+    }
+    void *take(size_t size)
+    {
+        for (Kept &kept : kept_) {
+            if (kept.memory && kept.size == size)
+                return std::exchange(kept.memory, nullptr);
+        }
+        return std::malloc(size);
+    }
+    void give(void *memory, size_t size)
+    {
+        for (Kept &kept : kept_) {
+            if (!kept.memory) {
+                kept = Kept{memory, size};
+                return;
+            }
+        }
+        std::free(memory);
+    }
+
+private:
+    struct Kept {
+        void *memory = nullptr;
+        size_t size = 0;
+    };
+    Kept kept_[4]; // libbz2 holds at most three at once (state, tt or ll16 + ll4)
+};
+
+thread_local ReusedAllocations reused;
+
+// The size of each allocation, kept in front of it for bzfree.
+constexpr size_t kHeader = alignof(std::max_align_t);
+
+void *bzAlloc(void *, int items, int size)
+{
+    const size_t bytes = size_t(items) * size_t(size);
+    auto *memory = static_cast<char *>(reused.take(bytes + kHeader));
+    if (!memory)
+        return nullptr;
+    std::memcpy(memory, &bytes, sizeof bytes);
+    return memory + kHeader;
+}
+
+void bzFree(void *, void *pointer)
+{
+    if (!pointer)
+        return;
+    char *memory = static_cast<char *>(pointer) - kHeader;
+    size_t bytes = 0;
+    std::memcpy(&bytes, memory, sizeof bytes);
+    reused.give(memory, bytes + kHeader);
+}
+
+// Where a block's output starts: about what its compressed size suggests, so small (and
+// hostile) blocks do not each zero a megabyte; it doubles as needed.
+size_t firstOutputSize(uint64_t blockBytes, size_t outputLimit)
+{
+    const uint64_t guess = std::clamp<uint64_t>(blockBytes * 8, 64 << 10, 1 << 20);
+    return size_t(std::min<uint64_t>(guess, outputLimit));
+}
+
+} // namespace
+
 DecodedBlock decodeBlock(std::span<const uint8_t> bytes, uint64_t bit, uint64_t length, int level, size_t outputLimit)
 {
     DecodedBlock result;
@@ -130,6 +209,8 @@ DecodedBlock decodeBlock(std::span<const uint8_t> bytes, uint64_t bit, uint64_t 
     tail.put(crc, kCrcBits);
 
     bz_stream z{};
+    z.bzalloc = bzAlloc;
+    z.bzfree = bzFree;
     if (const int rc = BZ2_bzDecompressInit(&z, 0, 0); rc != BZ_OK) {
         result.error = bzText(rc);
         return result;
@@ -137,7 +218,7 @@ DecodedBlock decodeBlock(std::span<const uint8_t> bytes, uint64_t bit, uint64_t 
     z.next_in = reinterpret_cast<char *>(stream.data());
     z.avail_in = unsigned(stream.size());
     size_t produced = 0;
-    result.bytes.resize(std::min<size_t>(size_t(1) << 20, outputLimit));
+    result.bytes.resize(firstOutputSize(blockBytes, outputLimit));
     for (;;) {
         if (produced == result.bytes.size()) {
             if (result.bytes.size() >= outputLimit) {

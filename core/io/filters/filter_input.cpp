@@ -8,8 +8,25 @@ namespace asc {
 
 FilterInput::FilterInput(StreamPtr upstream, size_t chunk)
     : upstream_(std::move(upstream)),
-      buffer_(chunk)
+      buffer_(std::make_unique_for_overwrite<uint8_t[]>(chunk)),
+      capacity_(chunk)
 {
+}
+
+void FilterInput::compact(size_t capacity)
+{
+    const size_t left = end_ - at_;
+    if (capacity > capacity_) {
+        auto bigger = std::make_unique_for_overwrite<uint8_t[]>(capacity);
+        std::memcpy(bigger.get(), buffer_.get() + at_, left);
+        buffer_ = std::move(bigger);
+        capacity_ = capacity;
+    } else {
+        std::memmove(buffer_.get(), buffer_.get() + at_, left);
+    }
+    base_ += at_;
+    end_ = left;
+    at_ = 0;
 }
 
 Result<bool> FilterInput::fill()
@@ -41,14 +58,10 @@ Result<void> FilterInput::ensure(size_t bytes)
 {
     while (available() < bytes && !ended_) {
         // Move what is left to the front, then read after it.
-        std::memmove(buffer_.data(), buffer_.data() + at_, end_ - at_);
-        base_ += at_;
-        end_ -= at_;
-        at_ = 0;
-        if (buffer_.size() < bytes)
-            buffer_.resize(bytes);
+        compact(std::max(bytes, capacity_));
         const TraceLayer layer("decompression input");
-        auto got = upstream_->read(std::span(reinterpret_cast<char *>(buffer_.data() + end_), buffer_.size() - end_));
+        const size_t room = capacity_ - end_;
+        auto got = upstream_->read(std::span(reinterpret_cast<char *>(buffer_.get() + end_), room));
         if (!got)
             return std::move(got).error();
         end_ += *got;
@@ -76,14 +89,20 @@ Result<size_t> FilterInput::take(std::span<uint8_t> out)
 
 void FilterInput::putBack(std::span<const uint8_t> bytes)
 {
-    std::vector<uint8_t> joined;
-    joined.reserve(std::max(bytes.size() + available(), buffer_.size()));
-    joined.insert(joined.end(), bytes.begin(), bytes.end());
-    joined.insert(joined.end(), data(), data() + available());
+    // They were consumed just before at_: room in front means they go back in place.
+    if (bytes.size() <= at_) {
+        at_ -= bytes.size();
+        std::memmove(buffer_.get() + at_, bytes.data(), bytes.size());
+        return;
+    }
+    const size_t left = available();
+    auto joined = std::make_unique_for_overwrite<uint8_t[]>(std::max(bytes.size() + left, capacity_));
+    std::memcpy(joined.get(), bytes.data(), bytes.size());
+    std::memcpy(joined.get() + bytes.size(), data(), left);
     base_ = offset() - bytes.size();
-    end_ = joined.size();
+    end_ = bytes.size() + left;
     at_ = 0;
-    joined.resize(std::max(joined.size(), buffer_.size()));
+    capacity_ = std::max(end_, capacity_);
     buffer_ = std::move(joined);
 }
 

@@ -6,8 +6,8 @@
 #include "byte_stream.h"
 
 #include <cstdint>
+#include <memory>
 #include <span>
-#include <vector>
 
 namespace asc {
 
@@ -31,7 +31,7 @@ public:
     // Makes at least `bytes` bytes available in one piece, keeping what is not consumed (fewer
     // only at the upstream's end).
     Result<void> ensure(size_t bytes);
-    const uint8_t *data() const { return buffer_.data() + at_; }
+    const uint8_t *data() const { return buffer_.get() + at_; }
     size_t available() const { return end_ - at_; }
     void consume(size_t n) { at_ += n; }
     // Moves the next bytes into `out`: what is buffered, then straight from the upstream, until
@@ -45,8 +45,14 @@ public:
     const ByteStream &upstream() const { return *upstream_; }
 
 private:
+    // Moves what is not consumed to the front of a buffer of at least `capacity` bytes.
+    void compact(size_t capacity);
+
     StreamPtr upstream_;
-    std::vector<uint8_t> buffer_;
+    // Not zero-filled: a small stream touches only the pages it reads into (a zeroed megabyte
+    // per decoder was most of a fuzz run). Reads are of the whole chunk: benchmarks set it.
+    std::unique_ptr<uint8_t[]> buffer_;
+    size_t capacity_ = 0;
     size_t at_ = 0;
     size_t end_ = 0;
     uint64_t base_ = 0;
