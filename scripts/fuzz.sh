@@ -1,26 +1,66 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Builds the libFuzzer targets (clang, `fuzz` preset) and runs each for SECONDS (default 30),
-# starting from the seed corpus in tests/fuzz/corpus/<target>/. A crash fails the script and
-# leaves the reproducer in build/fuzz/.
+# or only the TARGETs named (e.g. `scripts/fuzz.sh 600 archive pxar`). Each starts from its seed
+# corpus in tests/fuzz/corpus/<target>/ plus the real files listed below, with its dictionary
+# from tests/fuzz/dict/. A crash fails the script and leaves the reproducer in build/fuzz/.
+# Each target's runs, executions per second, coverage and peak memory are printed and kept in
+# build/fuzz/summary.tsv (what tests/fuzz/README.md records for the pre-release run).
 set -eu
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
+[ $# -gt 0 ] && shift
 cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
+
+# Per target: its dictionary, the largest input, and real files beside the seeds.
+settings() {
+    dict= max_len=262144 extra=
+    case $1 in
+    archive) dict=archive extra="tests/data/thirdparty" ;;
+    compressed_facts | gzip_stream | lz4_stream | lzop_stream | zstd_stream) dict=compression ;;
+    # Every bit is a candidate block start: inputs are kept to a few dozen regions.
+    gzip_pieces) dict=compression max_len=65536 ;;
+    # A block is up to 900k symbols decoded whatever its compressed size: small inputs.
+    bzip2_stream) dict=compression max_len=65536 ;;
+    lzip_stream) dict=compression extra="tests/data/thirdparty/lzip" ;;
+    xz_stream) dict=compression extra="tests/data/thirdparty/xz-utils" ;;
+    disk_image | vdi | vhd | vhdx | vmdk) dict=disk_image ;;
+    pxar) dict=pxar extra="tests/data/pxar" ;;
+    command_template) dict=command_template ;;
+    esac
+}
+
+summary=build/fuzz/summary.tsv
+printf 'target\tseconds\truns\texec_per_s\tcov\tft\tcorpus\tpeak_rss_mb\n' > "$summary"
 status=0
 for target in $(find build/fuzz/tests/fuzz -maxdepth 1 -type f -name 'fuzz_*' -perm -u+x | sort); do
     name=$(basename "$target" | sed 's/^fuzz_//')
+    if [ $# -gt 0 ] && ! echo " $* " | grep -q " $name "; then
+        continue
+    fi
+    settings "$name"
     seeds=tests/fuzz/corpus/$name
     work=build/fuzz/corpus-$name
     mkdir -p "$work" "$seeds"
+    options="-max_total_time=$seconds -max_len=$max_len -rss_limit_mb=2048 -timeout=10 -artifact_prefix=build/fuzz/ -print_final_stats=1"
+    [ -n "$dict" ] && options="$options -dict=tests/fuzz/dict/$dict.dict"
     echo "fuzzing $name for ${seconds}s"
-    if ! "$target" -max_total_time="$seconds" -max_len=262144 -rss_limit_mb=2048 -timeout=10 \
-            -artifact_prefix=build/fuzz/ -print_final_stats=0 "$work" "$seeds" > "build/fuzz/$name.log" 2>&1; then
+    # shellcheck disable=SC2086 # options and extra seed folders are word lists
+    if ! "$target" $options "$work" "$seeds" $extra > "build/fuzz/$name.log" 2>&1; then
         tail -n 40 "build/fuzz/$name.log"
         status=1
-    else
-        grep -E '^Done' "build/fuzz/$name.log" || true
     fi
+    log=build/fuzz/$name.log
+    final() { sed -n "s/^stat::$1: *//p" "$log" | tail -n 1; }
+    last=$(grep -E '^#[0-9]+' "$log" | tail -n 1)
+    cov=$(echo "$last" | sed -n 's/.*cov: \([0-9]*\).*/\1/p')
+    ft=$(echo "$last" | sed -n 's/.*ft: \([0-9]*\).*/\1/p')
+    corpus=$(echo "$last" | sed -n 's/.*corp: \([0-9]*\).*/\1/p')
+    runs=$(final number_of_executed_units)
+    speed=$(final average_exec_per_sec)
+    rss=$(final peak_rss_mb)
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$seconds" "$runs" "$speed" "$cov" "$ft" "$corpus" "$rss" >> "$summary"
+    echo "  $runs runs, $speed exec/s, cov $cov, ft $ft, corpus $corpus, peak ${rss} MB"
 done
 exit $status

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "byte_stream.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace asc {
@@ -11,6 +12,26 @@ Result<size_t> SourceStream::read(std::span<char> out)
     if (got)
         position_ += *got;
     return got;
+}
+
+size_t bufferFor(const ByteStream &stream, size_t chunk)
+{
+    const auto left = stream.remainingAtMost();
+    return left ? size_t(std::min<uint64_t>(chunk, std::max<uint64_t>(*left, 4096))) : chunk;
+}
+
+std::optional<uint64_t> SourceStream::remainingAtMost() const
+{
+    const uint64_t size = source_->size();
+    return size > position_ ? size - position_ : 0;
+}
+
+std::optional<uint64_t> PeekStream::remainingAtMost() const
+{
+    const auto inner = inner_->remainingAtMost();
+    if (!inner)
+        return std::nullopt;
+    return *inner + uint64_t(pending_.size() - pendingAt_);
 }
 
 Result<QByteArray> PeekStream::peek(size_t bytes)

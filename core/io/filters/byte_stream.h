@@ -8,6 +8,7 @@
 
 #include <QString>
 #include <memory>
+#include <optional>
 #include <span>
 
 namespace asc {
@@ -20,7 +21,13 @@ public:
     // Bytes of the file itself consumed so far (the outermost stream's position): for error
     // offsets and expansion-ratio limits.
     virtual uint64_t consumed() const = 0;
+    // At most how many bytes are still to come, when known (a file read as it is): readers size
+    // their buffers by it, so a small file does not get megabytes.
+    virtual std::optional<uint64_t> remainingAtMost() const { return std::nullopt; }
 };
+
+// A read buffer of `chunk` bytes, or less when the stream is known to be shorter.
+size_t bufferFor(const ByteStream &stream, size_t chunk);
 
 using StreamPtr = std::unique_ptr<ByteStream>;
 
@@ -34,6 +41,7 @@ public:
     }
     Result<size_t> read(std::span<char> out) override;
     uint64_t consumed() const override { return position_; }
+    std::optional<uint64_t> remainingAtMost() const override;
 
 private:
     SourcePtr source_;
@@ -51,6 +59,7 @@ public:
     Result<QByteArray> peek(size_t bytes);
     Result<size_t> read(std::span<char> out) override;
     uint64_t consumed() const override { return inner_->consumed(); }
+    std::optional<uint64_t> remainingAtMost() const override;
 
 private:
     StreamPtr inner_;

@@ -67,15 +67,15 @@ Result<bool> Bzip2Stream::readMore()
     if (!planned_.empty())
         keep = std::min(keep, planned_.front()->bit / 8);
     if (keep > windowBase_ + (uint64_t(16) << 20) && keep <= windowBase_ + window_.size()) {
-        window_.erase(window_.begin(), window_.begin() + std::ptrdiff_t(keep - windowBase_));
+        window_.dropFront(size_t(keep - windowBase_));
         windowBase_ = keep;
     }
     const size_t have = window_.size();
-    const size_t chunk = std::max<size_t>(options_.chunk, 4096);
-    window_.resize(have + chunk);
+    const size_t chunk = bufferFor(*upstream_, std::max<size_t>(options_.chunk, 4096));
+    uint8_t *room = window_.grow(chunk);
     const TraceLayer layer("decompression input");
-    auto got = upstream_->read(std::span(reinterpret_cast<char *>(window_.data() + have), chunk));
-    window_.resize(have + (got ? *got : 0));
+    auto got = upstream_->read(std::span(reinterpret_cast<char *>(room), chunk));
+    window_.shrink(have + (got ? *got : 0));
     if (!got) {
         upstreamError_ = got.error();
         upstreamEnded_ = true;
@@ -102,7 +102,7 @@ std::optional<uint64_t> Bzip2Stream::nextMagic(uint64_t from, uint64_t cap)
         const uint64_t base = windowBase_ * 8;
         const uint64_t end = (windowBase_ + window_.size()) * 8;
         std::optional<uint64_t> magic;
-        if (auto found = bzip2::findMagic(window_, from - base, std::min(cap, end) - base))
+        if (auto found = bzip2::findMagic(window_.view(), from - base, std::min(cap, end) - base))
             magic = found->bit + base;
         if (falseMagic != options_.falseMagics.end() && *falseMagic < std::min(cap, end) && (!magic || *falseMagic < *magic))
             magic = *falseMagic;
@@ -138,7 +138,7 @@ void Bzip2Stream::queueBlock(uint64_t bit, uint64_t end, int recuts, const QStri
     job->firstError = firstError;
     const uint64_t from = bit / 8;
     const uint64_t to = std::min<uint64_t>((end + 7) / 8 + 1, windowBase_ + window_.size());
-    job->input.assign(window_.begin() + std::ptrdiff_t(from - windowBase_), window_.begin() + std::ptrdiff_t(to - windowBase_));
+    job->input.assign(window_.data() + (from - windowBase_), window_.data() + (to - windowBase_));
     job->crc = uint32_t(bzip2::bitsAt(job->input.data(), bit % 8 + kMagicBits, kCrcBits));
     planned_.push_back(job);
     {

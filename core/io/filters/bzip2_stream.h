@@ -13,7 +13,7 @@
 // complete stream that is not another stream ends the data (bzip2 -d ignores it too).
 
 #include "byte_stream.h"
-#include "io/default_init.h"
+#include "io/byte_buffer.h"
 
 #include <condition_variable>
 #include <deque>
@@ -72,8 +72,8 @@ private:
     unsigned threadCount_;
 
     // Compressed bytes [windowBase_, windowBase_ + window_.size()) of the upstream.
-    // Not zero-filled as it grows: a small stream touches only the pages it reads into.
-    std::vector<uint8_t, DefaultInitAllocator<uint8_t>> window_;
+    ByteBuffer window_; // not zeroed as it grows: a small stream touches only what it reads
+
     uint64_t windowBase_ = 0;
     bool upstreamEnded_ = false;
     std::optional<Error> upstreamError_;

@@ -8,9 +8,9 @@ namespace asc {
 
 FilterInput::FilterInput(StreamPtr upstream, size_t chunk)
     : upstream_(std::move(upstream)),
-      buffer_(std::make_unique_for_overwrite<uint8_t[]>(chunk)),
-      capacity_(chunk)
+      capacity_(bufferFor(*upstream_, chunk))
 {
+    buffer_ = std::make_unique_for_overwrite<uint8_t[]>(capacity_);
 }
 
 void FilterInput::compact(size_t capacity)
