@@ -27,9 +27,11 @@ void TreeLoader::clear()
     if (observer_.beginReset)
         observer_.beginReset();
     tree_.clear();
-    started_.clear();
-    done_.clear();
-    failed_.clear();
+    state_.clear();
+    filterQueue_.clear();
+    filterOpens_ = 0;
+    examinedUpTo_ = 1;
+    layersExamined_ = 0;
     wholeLayers_.clear();
     claimed_.clear();
     pendingReveal_.clear();
@@ -47,9 +49,17 @@ void TreeLoader::load(ContainerPtr container, const QString &spec, const QByteAr
     startListing(layer);
 }
 
+void TreeLoader::setState(int32_t node, NodeState state)
+{
+    if (size_t(node) >= state_.size())
+        state_.resize(std::max(size_t(node) + 1, size_t(tree_.size())), NodeState::Unread);
+    state_[size_t(node)] = state;
+}
+
 void TreeLoader::stop()
 {
     everything_ = false;
+    filterQueue_.clear();
     for (auto *watcher : listings_)
         watcher->cancel();
     cancel_.cancel();
@@ -58,7 +68,7 @@ void TreeLoader::stop()
 
 bool TreeLoader::looksNested(int32_t node) const
 {
-    if (failed_.contains(node))
+    if (stateOf(node) == NodeState::Failed)
         return false;
     if (tree_.type(node) == EntryType::Partition)
         return !tree_.opaque(node); // a partition is opened to see what it holds (not an extended one)
@@ -67,7 +77,8 @@ bool TreeLoader::looksNested(int32_t node) const
 
 bool TreeLoader::canExpand(int32_t node) const
 {
-    if (node == EntryTree::kRoot || done_.contains(node) || failed_.contains(node) || tree_.childCount(node) > 0)
+    const NodeState state = stateOf(node);
+    if (node == EntryTree::kRoot || state == NodeState::Read || state == NodeState::Failed || tree_.childCount(node) > 0)
         return false;
     if (looksNested(node))
         return true;
@@ -78,16 +89,16 @@ bool TreeLoader::canExpand(int32_t node) const
 
 void TreeLoader::expand(int32_t node)
 {
-    if (started_.contains(node) || !canExpand(node))
+    if (stateOf(node) != NodeState::Unread || !canExpand(node))
         return;
-    started_.insert(node);
+    setState(node, NodeState::Reading);
     if (tree_.type(node) == EntryType::Dir)
         startListing(tree_.layerOf(node), node);
     else
-        openNested(node);
+        openNested(node, false);
 }
 
-void TreeLoader::openNested(int32_t node)
+void TreeLoader::openNested(int32_t node, bool forFilter)
 {
     const ContainerPtr parent = tree_.layer(tree_.layerOf(node)).container;
     const QString spec = tree_.spec(node);
@@ -95,18 +106,28 @@ void TreeLoader::openNested(int32_t node)
     ++opening_;
     Q_EMIT busyChanged();
     auto *watcher = new QFutureWatcher<Result<ContainerPtr>>(this);
-    connect(watcher, &QFutureWatcher<Result<ContainerPtr>>::finished, this, [this, watcher, node, spec, generation] {
+    connect(watcher, &QFutureWatcher<Result<ContainerPtr>>::finished, this, [this, watcher, node, spec, generation, forFilter] {
         watcher->deleteLater();
         if (generation != generation_)
             return; // a newer file replaced this tree
         --opening_;
+        if (forFilter) {
+            --filterOpens_;
+            // The next one starts once this one's outcome is in the tree (below).
+            QMetaObject::invokeMethod(
+                this, [this, generation] {
+                    if (generation == generation_)
+                        openNextQueued();
+                },
+                Qt::QueuedConnection);
+        }
         Result<ContainerPtr> container = watcher->result();
         if (!container) {
             const bool stopped = container.error().kind == ErrorKind::Cancelled;
             if (stopped) {
-                started_.remove(node); // stopped, not broken: expanding again tries again
+                setState(node, NodeState::Unread); // stopped, not broken: expanding again tries again
             } else {
-                failed_.insert(node);
+                setState(node, NodeState::Failed);
                 Q_EMIT failed(spec, container.error());
             }
             if (observer_.rows.changed)
@@ -124,12 +145,18 @@ void TreeLoader::readEverything(int nestedDepth)
 {
     everything_ = true;
     nestedDepth_ = nestedDepth;
+    // Looked at again from the start: the depth may be new, and what a stop left unread is
+    // unread again.
+    examinedUpTo_ = 1;
+    layersExamined_ = 0;
+    filterQueue_.clear();
     expandEverything();
 }
 
 void TreeLoader::stopReadingEverything()
 {
     everything_ = false;
+    filterQueue_.clear(); // what runs goes on; nothing queued starts
 }
 
 int TreeLoader::depthOf(int32_t layer) const
@@ -147,17 +174,44 @@ void TreeLoader::expandEverything()
 {
     if (!everything_)
         return;
-    for (int32_t layer = 0; layer < tree_.layerCount(); ++layer) {
+    // Only what arrived since the last look: each batch costs its own entries, not the tree's.
+    for (; layersExamined_ < tree_.layerCount(); ++layersExamined_) {
+        const int32_t layer = layersExamined_;
         if (tree_.layer(layer).container->listsFolderByFolder() && !wholeLayers_.contains(layer))
             readRest(layer);
     }
-    for (int32_t node = 1; node < tree_.size(); ++node) {
-        if (started_.contains(node) || !looksNested(node) || !canExpand(node))
+    for (; examinedUpTo_ < tree_.size(); ++examinedUpTo_) {
+        const int32_t node = examinedUpTo_;
+        ++nodesExamined_;
+        if (stateOf(node) != NodeState::Unread || !looksNested(node) || !canExpand(node))
             continue;
-        const bool archive = tree_.type(node) == EntryType::File;
-        if (!archive || depthOf(tree_.layerOf(node)) < nestedDepth_)
-            expand(node);
+        if (tree_.type(node) != EntryType::File)
+            expand(node); // a partition: part of its disk, opened at once
+        else if (depthOf(tree_.layerOf(node)) < nestedDepth_)
+            filterQueue_.push_back(node);
     }
+    openNextQueued();
+}
+
+void TreeLoader::openNextQueued()
+{
+    // One nested open at a time per file: each may decode its container from the start, and a
+    // thousand at once would fill the pool and the worker's queue ahead of the user's own clicks.
+    bool skipped = false;
+    while (everything_ && filterOpens_ == 0 && !filterQueue_.empty()) {
+        const int32_t node = filterQueue_.front();
+        filterQueue_.pop_front();
+        if (stateOf(node) != NodeState::Unread || !canExpand(node)) {
+            skipped = true;
+            continue;
+        }
+        setState(node, NodeState::Reading);
+        ++filterOpens_;
+        mostFilterOpens_ = std::max(mostFilterOpens_, filterOpens_);
+        openNested(node, true);
+    }
+    if (skipped && !isBusy())
+        finishedOne(false); // the queue ended on nodes already read: nothing runs any more
 }
 
 void TreeLoader::readRest(int32_t layer)
@@ -175,12 +229,11 @@ std::vector<Entry> TreeLoader::unreadOnly(int32_t layer, std::vector<Entry> entr
         const qsizetype slash = entry.path.lastIndexOf('/');
         const int32_t parent = slash < 0 ? l.rootNode : l.directories.value(entry.path.left(slash), -1);
         if (parent >= 0 && !claimed.contains(parent)) {
-            const bool ownListing = parent == EntryTree::kRoot || tree_.isLayerRoot(parent) || started_.contains(parent);
+            const bool ownListing = parent == EntryTree::kRoot || tree_.isLayerRoot(parent) || stateOf(parent) != NodeState::Unread;
             if (ownListing)
                 continue; // that folder's own listing brings it
             claimed.insert(parent); // this listing brings its children
-            started_.insert(parent);
-            done_.insert(parent);
+            setState(parent, NodeState::Read);
         }
         kept.push_back(std::move(entry));
     }
@@ -242,15 +295,13 @@ void TreeLoader::startListing(int32_t layer, int32_t folder)
                 if (stopped) {
                     wholeLayers_.remove(layer); // reading everything again reads on
                 } else {
-                    for (int32_t directory : tree_.layer(layer).directories) {
-                        started_.insert(directory); // empty ones too: nothing left to read
-                        done_.insert(directory);
-                    }
+                    for (int32_t directory : tree_.layer(layer).directories)
+                        setState(directory, NodeState::Read); // empty ones too: nothing left to read
                 }
             } else if (folder >= 0) {
-                done_.insert(folder);
+                setState(folder, NodeState::Read);
             } else if (layer > 0) {
-                done_.insert(tree_.layer(layer).rootNode);
+                setState(tree_.layer(layer).rootNode, NodeState::Read);
             }
         }
         finishedOne(stopped);

@@ -14,6 +14,8 @@
 #include <QHash>
 #include <QObject>
 #include <QSet>
+#include <deque>
+#include <vector>
 
 namespace asc {
 
@@ -49,8 +51,8 @@ public:
     // been listed completely nor failed.
     bool canExpand(int32_t node) const;
     bool looksNested(int32_t node) const;
-    bool expansionStarted(int32_t node) const { return started_.contains(node); }
-    bool expansionFailed(int32_t node) const { return failed_.contains(node); }
+    bool expansionStarted(int32_t node) const { return stateOf(node) != NodeState::Unread; }
+    bool expansionFailed(int32_t node) const { return stateOf(node) == NodeState::Failed; }
     // Lists a folder read on expansion, or opens a nested container and lists it.
     void expand(int32_t node);
 
@@ -61,9 +63,13 @@ public:
     // The filter was cleared: what runs goes on, nothing new is started for it.
     void stopReadingEverything();
     bool readingEverything() const { return everything_; }
+    // Work counters for tests: nodes the filter's reading looked at (linear in the entries, not a
+    // rescan of the tree per batch), and the most nested opens the filter had running at once.
+    uint64_t nodesExamined() const { return nodesExamined_; }
+    int mostFilterOpensAtOnce() const { return mostFilterOpens_; }
     // Stops every listing (within one read: the request reaches the I/O).
     void stop();
-    bool isBusy() const { return !listings_.isEmpty() || opening_ > 0; }
+    bool isBusy() const { return !listings_.isEmpty() || opening_ > 0 || (everything_ && !filterQueue_.empty()); }
 
 Q_SIGNALS:
     void entriesAdded(int32_t layer);
@@ -76,11 +82,22 @@ Q_SIGNALS:
     void idle(bool stopped);
 
 private:
+    // Where the expansion of a node stands: a folder read on expansion, a partition, a nested
+    // container.
+    enum class NodeState : uint8_t {
+        Unread, // nothing asked yet (or asked and stopped: expanding again tries again)
+        Reading, // its listing or nested open runs
+        Read, // listed completely (or its children come with a whole-layer listing)
+        Failed, // its nested open failed: no expander any more
+    };
+    NodeState stateOf(int32_t node) const { return node >= 0 && size_t(node) < state_.size() ? state_[size_t(node)] : NodeState::Unread; }
+    void setState(int32_t node, NodeState state);
     static constexpr int32_t kRestOfLayer = -2; // `folder` for readRest's listing
     void startListing(int32_t layer, int32_t folder = -1);
     void readRest(int32_t layer);
-    void openNested(int32_t node);
+    void openNested(int32_t node, bool forFilter);
     void expandEverything();
+    void openNextQueued(); // the filter's nested opens run one at a time
     // Of a batch of a whole layer's entries, those whose folder has no listing of its own.
     std::vector<Entry> unreadOnly(int32_t layer, std::vector<Entry> entries);
     void revealPending();
@@ -90,9 +107,7 @@ private:
     EntryTree tree_;
     Observer observer_;
     QList<QFutureWatcher<ListingBatch> *> listings_;
-    QSet<int32_t> started_; // expansion asked (listing or opening started)
-    QSet<int32_t> done_; // listed completely
-    QSet<int32_t> failed_;
+    std::vector<NodeState> state_; // by node
     QSet<int32_t> wholeLayers_; // layers read folder by folder whose rest is read (or being read)
     QHash<int32_t, QSet<int32_t>> claimed_; // per layer: folders whose children its rest listing brings
     QByteArray pendingReveal_;
@@ -102,6 +117,12 @@ private:
     int opening_ = 0;
     int nestedDepth_ = 0;
     bool everything_ = false;
+    int32_t examinedUpTo_ = 1; // the filter's reading has looked at nodes below this one
+    int32_t layersExamined_ = 0; // ... and at these first layers
+    std::deque<int32_t> filterQueue_; // nested containers the filter opens, in tree order
+    int filterOpens_ = 0; // running
+    int mostFilterOpens_ = 0;
+    uint64_t nodesExamined_ = 0;
 };
 
 } // namespace asc

@@ -203,6 +203,47 @@ private Q_SLOTS:
         QVERIFY(find(loader.tree(), "inner.txt") > 0);
     }
 
+    // The filter's reading of everything: 30 .gz members in a tar with 200 other files. With
+    // nested archives allowed, every member is opened, one at a time (a thousand at once filled
+    // the pool), and each node is looked at once, not once per batch of rows (quadratic).
+    void filterOpensNestedOneAtATimeAndLooksAtEachNodeOnce()
+    {
+        QDir(dir_.path()).mkpath(QStringLiteral("many"));
+        QStringList names;
+        for (int i = 0; i < 200; ++i) {
+            const QString name = QStringLiteral("plain%1.txt").arg(i);
+            test::writeFile(dir_, QStringLiteral("many/") + name, QByteArray::number(i));
+            names << name;
+        }
+        for (int i = 0; i < 30; ++i) {
+            const QString name = QStringLiteral("member%1.gz").arg(i);
+            auto gz = test::run(QStringLiteral("sh"), {QStringLiteral("-c"), QStringLiteral("echo member %1 | gzip -c > '%2'").arg(i).arg(dir_.filePath(QStringLiteral("many/") + name))});
+            QCOMPARE(gz.exitCode, 0);
+            names << name;
+        }
+        const QString tar = dir_.filePath(QStringLiteral("many.tar"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), QStringList{QStringLiteral("-cf"), tar, QStringLiteral("-C"), dir_.filePath(QStringLiteral("many"))} + names).exitCode, 0);
+        auto opened = inspect(tar);
+        QVERIFY(opened.ok());
+        TreeLoader loader;
+        loader.load(opened->container, tar);
+        QVERIFY(waitIdle(loader));
+        const int32_t listed = loader.tree().size();
+        loader.readEverything(0); // the default: nested archives stay closed
+        QVERIFY(waitIdle(loader));
+        QCOMPARE(loader.tree().layerCount(), 1);
+        QCOMPARE(loader.mostFilterOpensAtOnce(), 0);
+        loader.readEverything(1);
+        QVERIFY(waitIdle(loader));
+        QCOMPARE(loader.tree().layerCount(), 31);
+        QVERIFY(find(loader.tree(), "member29") > 0);
+        QCOMPARE(loader.mostFilterOpensAtOnce(), 1);
+        // Two reads of everything over a tree that grew by 30 layers of one entry each: each
+        // node is examined at most once per read of everything.
+        QVERIFY2(loader.nodesExamined() <= uint64_t(2 * loader.tree().size()),
+                 qPrintable(QStringLiteral("%1 nodes examined for %2 listed").arg(loader.nodesExamined()).arg(listed)));
+    }
+
     // A nested open in the first file answers only after a second file was loaded (a gate holds
     // it): the late container must not become a layer of the second file's tree. Without the
     // loader's generation check it does (a second layer appears), which this test sees.
