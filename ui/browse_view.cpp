@@ -101,7 +101,7 @@ void BrowseView::connectLoader()
     });
     connect(loader_, &TreeLoader::failed, this, [this](const QString &context, const Error &error) { showError(context, error); });
     connect(loader_, &TreeLoader::busyChanged, this, &BrowseView::busyChanged);
-    connect(tree_, &QTreeView::expanded, this, [this] { QTimer::singleShot(0, tree_, [this] { tree_->fitNameColumn(); }); });
+    connect(tree_, &QTreeView::expanded, tree_, &EntryTreeView::scheduleFitNameColumn);
     connect(loader_, &TreeLoader::idle, this, [this](bool stopped) {
         tree_->fitNameColumn();
         if (stopped)
@@ -204,7 +204,7 @@ void BrowseView::expandMatches()
             pending.append(child);
         }
     }
-    tree_->fitNameColumn();
+    tree_->scheduleFitNameColumn();
 }
 
 void BrowseView::selectionChanged()

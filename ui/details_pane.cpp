@@ -17,7 +17,9 @@
 #include <QJsonDocument>
 #include <QPointer>
 #include <QSplitter>
+#include <QBuffer>
 #include <QImage>
+#include <QImageReader>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QTabWidget>
@@ -72,7 +74,16 @@ void DetailsPane::setPreview(const QByteArray &head)
     const bool text = !head.isEmpty() && !head.contains('\0') && isValidUtf8(view.toByteArray());
     text_->setPlainText(text ? QString::fromUtf8(view) : QString());
     QImage picture;
-    const bool image = !text && !head.isEmpty() && picture.loadFromData(head);
+    bool image = false;
+    if (!text && !head.isEmpty()) {
+        // Qt's SVG reader claims every gzip stream as a compressed SVG, then fails with a warning
+        // on stderr ("qt.svg: Error while inflating gzip file", once per .gz previewed): gzip
+        // data is not offered to it.
+        QByteArray bytes = head;
+        QBuffer buffer(&bytes);
+        QImageReader reader(&buffer);
+        image = reader.format() != "svgz" && reader.read(&picture);
+    }
     image_->setPixmap(image ? QPixmap::fromImage(picture.scaled(picture.size().boundedTo(QSize(1024, 1024)), Qt::KeepAspectRatio)) : QPixmap());
     preview_->setTabEnabled(1, text);
     preview_->setTabEnabled(2, image);

@@ -14,11 +14,23 @@ EntryFilterModel::EntryFilterModel(QObject *parent)
     setFilterCaseSensitivity(Qt::CaseInsensitive);
     setSortRole(EntryTreeModel::SortRole);
     setFilterKeyColumn(EntryTreeModel::Name);
+    // A new tree (the model resets with each file): the count starts again.
+    connect(this, &QAbstractItemModel::modelReset, this, [this] {
+        countedUpTo_ = 1;
+        matches_ = 0;
+    });
 }
 
 void EntryFilterModel::setFilterText(const QString &text)
 {
-    if (text.contains(QLatin1Char('*')) || text.contains(QLatin1Char('?'))) {
+    const bool glob = text.contains(QLatin1Char('*')) || text.contains(QLatin1Char('?'));
+    bool ascii = true;
+    for (QChar c : text)
+        ascii = ascii && c.unicode() < 0x80;
+    asciiNeedle_ = !glob && ascii ? text.toLatin1().toLower() : QByteArray();
+    countedUpTo_ = 1;
+    matches_ = 0;
+    if (glob) {
         setFilterRegularExpression(QRegularExpression(
             QRegularExpression::wildcardToRegularExpression(text, QRegularExpression::UnanchoredWildcardConversion),
             QRegularExpression::CaseInsensitiveOption));
@@ -62,6 +74,54 @@ bool naturalLess(QByteArrayView a, QByteArrayView b)
         ++j;
     }
     return a.size() - i < b.size() - j;
+}
+
+// Whether `name` contains `needle` (lower-case ASCII), ASCII letters folded. UTF-8 bytes of other
+// characters are all >= 0x80, so they never match part of an ASCII needle.
+static bool containsFolded(QByteArrayView name, QByteArrayView needle)
+{
+    auto fold = [](char c) { return (c >= 'A' && c <= 'Z') ? char(c + 32) : c; };
+    const qsizetype last = name.size() - needle.size();
+    for (qsizetype at = 0; at <= last; ++at) {
+        qsizetype i = 0;
+        while (i < needle.size() && fold(name[at + i]) == needle[i])
+            ++i;
+        if (i == needle.size())
+            return true;
+    }
+    return false;
+}
+
+bool EntryFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+{
+    ++rowsTested_;
+    // A plain ASCII text (what is typed nearly always) is looked for in the tree's own name
+    // bytes: no QString and QVariant made per row of a 100,000-entry tree on every keystroke.
+    if (asciiNeedle_.isEmpty())
+        return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
+    const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
+    return nameMatches(model->nodeOf(model->index(sourceRow, 0, sourceParent)));
+}
+
+bool EntryFilterModel::nameMatches(int32_t node) const
+{
+    const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
+    if (node <= 0 || !model)
+        return false;
+    if (!asciiNeedle_.isEmpty())
+        return containsFolded(model->tree().name(node), asciiNeedle_);
+    return model->indexOf(node).data().toString().contains(filterRegularExpression());
+}
+
+uint64_t EntryFilterModel::matchCount() const
+{
+    const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
+    if (!model || filterRegularExpression().pattern().isEmpty())
+        return 0;
+    const EntryTree &tree = model->tree();
+    for (; countedUpTo_ < tree.size(); ++countedUpTo_)
+        matches_ += nameMatches(countedUpTo_);
+    return matches_;
 }
 
 bool EntryFilterModel::hasChildren(const QModelIndex &parent) const

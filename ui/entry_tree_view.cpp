@@ -5,6 +5,7 @@
 
 #include <QHeaderView>
 #include <QKeyEvent>
+#include <QTimer>
 
 namespace asc::ui {
 
@@ -21,6 +22,21 @@ EntryTreeView::EntryTreeView(QAbstractItemModel *model, QWidget *parent)
     setAlternatingRowColors(true);
     header()->setSectionResizeMode(QHeaderView::Interactive);
     header()->resizeSection(EntryTreeModel::Name, 320);
+}
+
+void EntryTreeView::scheduleFitNameColumn()
+{
+    // Once per pass of the event loop, however many rows were expanded in it: the filter
+    // expands thousands of folders at once, and a fit per expansion (each measuring up to a
+    // thousand rows' text) kept the window from repainting for 20 s.
+    if (fitPending_)
+        return;
+    fitPending_ = true;
+    QTimer::singleShot(0, this, [this] {
+        fitPending_ = false;
+        fitNameColumn();
+        ++fits_;
+    });
 }
 
 void EntryTreeView::fitNameColumn()

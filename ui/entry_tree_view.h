@@ -14,9 +14,15 @@ public:
     // Widens the Name column to what the shown names need (never narrower than set), so deep
     // names do not end in "…"; bounded to half the view.
     void fitNameColumn();
+    void scheduleFitNameColumn(); // fitNameColumn() once the current work is done
+    int fitsDone() const { return fits_; } // scheduled fits that ran (for tests)
 
 protected:
     void keyPressEvent(QKeyEvent *event) override;
+
+private:
+    bool fitPending_ = false;
+    int fits_ = 0;
 };
 
 } // namespace asc::ui

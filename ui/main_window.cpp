@@ -285,10 +285,13 @@ void MainWindow::updateStatus()
     // While the next file opens, the old count would read as the new file's.
     QString count = entries > 0 && !opening_ ? countText(uint64_t(entries), tr("%n entry"), tr("%n entries")) : QString();
     // The filter says when nothing matches, and that it is still searching while it reads.
-    if (!filter_->text().isEmpty() && browse_->current())
-        count = proxy()->rowCount() > 0 ? tr("filtered: %1").arg(count)
-                : browse_->isBusy()     ? tr("searching %1…").arg(count)
-                                        : tr("no matches in %1").arg(count);
+    if (!filter_->text().isEmpty() && browse_->current()) {
+        const uint64_t matches = proxy()->matchCount();
+        const QString found = countText(matches, tr("%n match"), tr("%n matches"));
+        count = matches == 0        ? (browse_->isBusy() ? tr("searching %1…").arg(count) : tr("no matches in %1").arg(count))
+                : browse_->isBusy() ? tr("filtered: %1 so far in %2, searching…").arg(found, count)
+                                    : tr("filtered: %1 in %2").arg(found, count);
+    }
     counter_->setText(count);
 }
 

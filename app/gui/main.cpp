@@ -37,9 +37,13 @@ int main(int argc, char **argv)
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("files"), QStringLiteral("Files or SPECs to open."), QStringLiteral("[FILE...]"));
     QCommandLineOption measure(QStringLiteral("measure-open"),
-                               QStringLiteral("Open FILE, print time to the first 1000 rows, time to the whole tree and memory per entry as JSON, and quit (for bench/)."),
+                               QStringLiteral("Open FILE, print time to the first 1000 rows, time to the whole tree, memory per entry and the longest stall of the window (max_ui_stall_ms) as JSON, and quit (for bench/)."),
                                QStringLiteral("FILE"));
     parser.addOption(measure);
+    QCommandLineOption measureFilter(QStringLiteral("filter"),
+                                     QStringLiteral("With --measure-open: type TEXT into the filter once the listing is complete and report the time to its first match and to the end of its search."),
+                                     QStringLiteral("TEXT"));
+    parser.addOption(measureFilter);
     QCommandLineOption exitAfterOpenOption(QStringLiteral("exit-after-open"), QStringLiteral("Print one line per opened file, then quit."));
     exitAfterOpenOption.setFlags(QCommandLineOption::HiddenFromHelp); // for the package test
     parser.addOption(exitAfterOpenOption);
@@ -75,7 +79,7 @@ int main(int argc, char **argv)
         }
     }
     if (parser.isSet(measure))
-        return asc::ui::measureOpen(parser.value(measure));
+        return asc::ui::measureOpen(parser.value(measure), parser.value(measureFilter));
 
     asc::ui::installBackingQuestion();
     asc::ui::WindowSet windows;

@@ -23,12 +23,19 @@ const std::vector<Format> &registeredFormats()
 
 bool nameSuggestsContainer(QByteArrayView name)
 {
-    for (const Format &format : registeredFormats()) {
-        for (const QString &suffix : format.suffixes) {
-            const QByteArray dotted = '.' + suffix.toLatin1();
-            if (name.size() > dotted.size() && name.endsWith(dotted))
-                return true;
+    // Made once: this runs for every entry of a tree the filter reads (a list built per call
+    // was a third of a filter keystroke's time on 22,000 entries).
+    static const std::vector<QByteArray> dottedSuffixes = [] {
+        std::vector<QByteArray> all;
+        for (const Format &format : registeredFormats()) {
+            for (const QString &suffix : format.suffixes)
+                all.push_back('.' + suffix.toLatin1());
         }
+        return all;
+    }();
+    for (const QByteArray &dotted : dottedSuffixes) {
+        if (name.size() > dotted.size() && name.endsWith(dotted))
+            return true;
     }
     return false;
 }
