@@ -60,7 +60,11 @@ int main(int argc, char **argv)
     asc::becomeWorker();
     if (auto locked = asc::lockDown(limits); !locked) {
         std::fprintf(stderr, "archivescope-worker: cannot lock down: %s\n", qPrintable(locked.error().toString()));
-        return asc::kWorkerLockdownFailed;
+        std::fflush(nullptr);
+        ::_exit(asc::kWorkerLockdownFailed);
     }
-    return asc::serveWorker(fd, {{asc::wire::Kind::Bench, asc::benchAct()}});
+    const int status = asc::serveWorker(fd, {{asc::wire::Kind::Bench, asc::benchAct()}});
+    // _exit(): after becomeWorker() an exit() means a library gave up (see there).
+    std::fflush(nullptr);
+    ::_exit(status);
 }

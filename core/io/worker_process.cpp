@@ -77,6 +77,10 @@ void becomeWorker()
     for (int crash : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT})
         std::signal(crash, SIG_DFL);
     std::set_new_handler(&outOfMemory);
+    // A worker ends with _exit(): exit() comes only from a library giving up, and libarchive
+    // 3.6.2 does that when an allocation fails ("Fatal Internal Error in libarchive: No memory",
+    // exit status 1: a forged RAR5 name asked for 2 TB). That is the memory limit.
+    std::atexit([] { outOfMemory(); });
     // Not every failed allocation goes through operator new: Qt's containers throw bad_alloc
     // themselves, and so may a decoder thread. Uncaught, on any thread, that is the memory
     // limit, not a crash (signal 6).

@@ -226,6 +226,21 @@ private Q_SLOTS:
         QCOMPARE(end.signal, 0);
     }
 
+    // libarchive 3.6.2 calls exit(1) when an allocation fails ("Fatal Internal Error in
+    // libarchive: No memory"; a forged RAR5 name asked for 2 TB). In a worker that is the
+    // memory limit, said as such, not an unexplained exit status 1.
+    void aLibraryGivingUpIsTheMemoryLimit()
+    {
+        WorkerEnd end = runInWorker(
+            [] {
+                std::exit(1);
+                return 0;
+            },
+            WorkerLimits{});
+        QVERIFY(end.outOfMemory);
+        QVERIFY(describeWorkerEnd(end, uint64_t(2) << 30, 30)->text.contains(QStringLiteral("out of memory")));
+    }
+
     void killedMidCatIsACleanError()
     {
         ASC_REQUIRE_TOOL(QStringLiteral("bsdtar"));
