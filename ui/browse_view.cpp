@@ -46,6 +46,17 @@ BrowseView::BrowseView(QWidget *parent)
     menu_ = new EntryMenu(tree_, model_, proxy_, extractor_);
 
     connect(tree_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &BrowseView::selectionChanged);
+    // A row the filter hides goes without a selection change: the details must not go on
+    // showing an entry no longer in view.
+    // Checked once the filter's change is complete (its removals come in several steps).
+    auto hidden = [this] {
+        QTimer::singleShot(0, this, [this] {
+            if (shownNode_ > 0 && shownNode_ < model_->tree().size() && !proxy_->mapFromSource(model_->indexOf(shownNode_)).isValid())
+                selectionChanged();
+        });
+    };
+    connect(proxy_, &QAbstractItemModel::rowsRemoved, this, hidden);
+    connect(proxy_, &QAbstractItemModel::layoutChanged, this, hidden);
     connect(
         model_, &EntryTreeModel::dragExtractionRequested, this,
         [this](const QList<int32_t> &nodes, QStringList *paths) { *paths = extractForDrag(nodes); }, Qt::DirectConnection);
@@ -210,14 +221,17 @@ void BrowseView::expandMatches()
 void BrowseView::selectionChanged()
 {
     const QModelIndex current = tree_->selectionModel()->currentIndex();
-    if (!current.isValid()) {
+    shownNode_ = current.isValid() ? model_->nodeOf(proxy_->mapToSource(current)) : -1;
+    if (shownNode_ > 0 && !proxy_->mapFromSource(model_->indexOf(shownNode_)).isValid())
+        shownNode_ = -1; // the current index outlived its row
+    if (shownNode_ <= 0) {
         if (current_) {
             Q_EMIT targetChanged(current_->inspection.spec, qint64(current_->inspection.size));
             details_->showSource(current_->inspection);
         }
         return;
     }
-    const int32_t node = model_->nodeOf(proxy_->mapToSource(current));
+    const int32_t node = shownNode_;
     const EntryType type = model_->tree().type(node);
     if (type == EntryType::File || type == EntryType::Partition)
         Q_EMIT targetChanged(model_->tree().spec(node), qint64(model_->tree().contentSize(node)));

@@ -90,6 +90,7 @@ private:
     std::optional<Inspected> current_;
     bool filtering_ = false;
     bool expandPending_ = false;
+    int32_t shownNode_ = -1; // the entry the details show (-1: the file itself)
     bool previewOnReveal_ = false; // the SPEC named a file: preview it once the tree shows it
 };
 

@@ -231,6 +231,23 @@ private Q_SLOTS:
         pool->waitForDone();
     }
 
+    // The filter hides the entry the details show: the details follow the tree (they kept the
+    // hidden entry's facts and preview).
+    void detailsDropARowTheFilterHid()
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, archive_));
+        const QModelIndex readme = test::findByName(window.proxy(), QStringLiteral("readme.txt"));
+        QVERIFY(readme.isValid());
+        select(window, readme);
+        QTRY_VERIFY(window.detailsPane()->text().contains(QStringLiteral("readme.txt")));
+        window.filterEdit()->setText(QStringLiteral("data"));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30000);
+        QVERIFY(!test::findByName(window.proxy(), QStringLiteral("readme.txt")).isValid());
+        QTRY_VERIFY2(!window.detailsPane()->text().contains(QStringLiteral("readme.txt")), qPrintable(window.detailsPane()->text()));
+    }
+
     // A picture previews as one; a .gz entry previews as hex without Qt's SVG reader claiming it
     // and printing "qt.svg: Error while inflating gzip file" (once per .gz, and at every start
     // on the bundled sample).
