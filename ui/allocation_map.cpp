@@ -4,6 +4,9 @@
 #include "units.h"
 
 #include <QEvent>
+#include <QHelpEvent>
+#include <QToolTip>
+#include <algorithm>
 #include <QPainter>
 #include <array>
 
@@ -125,6 +128,56 @@ void AllocationMap::paintEvent(QPaintEvent *)
         painter.drawText(QPoint(x + box + 4, y + fontMetrics().ascent()), label);
         x += box + 12 + fontMetrics().horizontalAdvance(label);
     }
+}
+
+static QString offsetText(uint64_t offset)
+{
+    return QStringLiteral("0x%1 (%2)").arg(offset, 0, 16).arg(sizeLabel(offset));
+}
+
+QString AllocationMap::describeColumn(int x) const
+{
+    const int columns = std::max(1, width() - 1);
+    if (size_ == 0 || x < 0 || x >= columns)
+        return {};
+    const double perColumn = double(size_) / columns;
+    const uint64_t from = uint64_t(double(x) * perColumn);
+    const uint64_t to = std::min(size_, std::max(from + 1, uint64_t(double(x + 1) * perColumn)));
+    QStringList lines{tr("Disk bytes %1 – %2").arg(offsetText(from), offsetText(to))};
+    // The extents overlapping the column (sorted by start): at most a few named, then a count.
+    const auto first = std::partition_point(extents_.begin(), extents_.end(), [&](const DiskExtent &e) { return e.start + e.length <= from; });
+    int shown = 0, more = 0;
+    for (auto e = first; e != extents_.end() && e->start < to; ++e) {
+        if (shown == 4) {
+            ++more;
+            continue;
+        }
+        ++shown;
+        QString line = tr("%1 from %2, %3").arg(tr(kNames[categoryOf(*e)]), offsetText(e->start), sizeLabel(e->length));
+        if (e->offset)
+            line += e->depth == 0 ? tr(", at file offset %1").arg(offsetText(*e->offset))
+                                  : tr(", at offset %1 of backing file %2").arg(offsetText(*e->offset)).arg(e->depth);
+        lines << line;
+    }
+    if (more)
+        lines << tr("and %n more extent(s)", nullptr, more);
+    if (shown == 0)
+        lines << tr(kNames[Unallocated]);
+    return lines.join(QLatin1Char('\n'));
+}
+
+bool AllocationMap::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const QString text = help->pos().y() <= fontMetrics().height() + 4 ? describeColumn(help->pos().x()) : QString();
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 void AllocationMap::changeEvent(QEvent *event)

@@ -27,8 +27,12 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
     static Category categoryOf(const DiskExtent &extent);
+    // The tooltip for pixel column `x` of the strip: the disk offsets it stands for and what the
+    // extents there hold, with their own offsets (empty past the strip or without a disk).
+    QString describeColumn(int x) const;
 
 protected:
+    bool event(QEvent *event) override;
     void paintEvent(QPaintEvent *event) override;
     void changeEvent(QEvent *event) override;
 

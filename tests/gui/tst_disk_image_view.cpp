@@ -66,6 +66,16 @@ private Q_SLOTS:
         QVERIFY(window.detailsPane()->allocationMap()->isVisibleTo(&window));
         QVERIFY(window.detailsPane()->allocationMap()->bytes(ui::AllocationMap::Data) > 0);
         QVERIFY(window.detailsPane()->allocationMap()->bytes(ui::AllocationMap::Unallocated) > 0);
+        // Its tooltip names the disk offsets under the pointer and the extents there, with
+        // their offsets in the image file.
+        const ui::AllocationMap *map = window.detailsPane()->allocationMap();
+        const QString head = map->describeColumn(0);
+        QVERIFY2(head.contains(QStringLiteral("Disk bytes 0x0")) && head.contains(QStringLiteral("from 0x")), qPrintable(head));
+        bool fileOffsetShown = false;
+        for (int x = 0; x < map->width() - 1 && !fileOffsetShown; ++x)
+            fileOffsetShown = map->describeColumn(x).contains(QStringLiteral("at file offset 0x"));
+        QVERIFY(fileOffsetShown);
+        QVERIFY(map->describeColumn(map->width() + 5).isEmpty());
         QVERIFY(findByName(window.proxy(), QStringLiteral("p1")).siblingAtColumn(ui::EntryTreeModel::Type).data().toString().contains(QStringLiteral("FAT32")));
     }
 
