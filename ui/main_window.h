@@ -6,10 +6,10 @@
 // through the TreeLoader. Files open from the command line, the Open dialog, Open Recent, the
 // location bar, and by dropping them on the window.
 
-#include "browse_view.h"
-#include "details_pane.h"
+#include "browse/browse_view.h"
+#include "browse/details_pane.h"
 #include "open/tree_loader.h"
-#include "problem_banner.h"
+#include "browse/problem_banner.h"
 #include "open/worker/worker_channel.h"
 
 #include <QMainWindow>

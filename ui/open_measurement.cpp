@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "open_measurement.h"
 
-#include "browse_view.h"
-#include "entry_filter_model.h"
-#include "entry_tree_model.h"
+#include "browse/browse_view.h"
+#include "browse/entry_filter_model.h"
+#include "browse/entry_tree_model.h"
 #include "main_window.h"
 #include "open/tree_loader.h"
 

@@ -3,9 +3,9 @@
 // the worker; filtering keeps parents of matches; sorting; a nested archive expands in place;
 // Extract Selected and drag-out write the right bytes.
 
-#include "details_pane.h"
-#include "entry_filter_model.h"
-#include "entry_tree_model.h"
+#include "browse/details_pane.h"
+#include "browse/entry_filter_model.h"
+#include "browse/entry_tree_model.h"
 #include "main_window.h"
 #include "model_search.h"
 #include "test_files.h"

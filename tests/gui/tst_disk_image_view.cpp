@@ -3,10 +3,10 @@
 // expanded in place), the details pane shows the header and backing chain, and the allocation map
 // has the image's data, zero and backing parts.
 
-#include "allocation_map.h"
-#include "details_pane.h"
-#include "entry_filter_model.h"
-#include "entry_tree_model.h"
+#include "browse/allocation_map.h"
+#include "browse/details_pane.h"
+#include "browse/entry_filter_model.h"
+#include "browse/entry_tree_model.h"
 #include "fixtures.h"
 #include "main_window.h"
 #include "model_search.h"

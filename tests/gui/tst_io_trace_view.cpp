@@ -10,7 +10,7 @@
 #include "test_files.h"
 #include "fixtures.h"
 #include "model_search.h"
-#include "entry_filter_model.h"
+#include "browse/entry_filter_model.h"
 #include <QTreeView>
 #include "trace/io_trace_model.h"
 #include "trace/io_trace_plot.h"

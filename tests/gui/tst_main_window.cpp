@@ -2,8 +2,8 @@
 // The main window opens a file given as argument, from a drop on the window, shows its size and
 // a hex view of its first 64 KiB, names the file in the title, and shows errors in the window.
 
-#include "details_pane.h"
-#include "hex_view.h"
+#include "browse/details_pane.h"
+#include "browse/hex_view.h"
 #include "bench/bench_panel.h"
 #include "main_window.h"
 #include "test_files.h"

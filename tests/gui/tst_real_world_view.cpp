@@ -5,10 +5,10 @@
 // extraction onto the same folder asks what to do with each name that exists.
 
 #include "bench/bench_panel.h"
-#include "details_pane.h"
-#include "entry_filter_model.h"
-#include "entry_tree_model.h"
-#include "hex_view.h"
+#include "browse/details_pane.h"
+#include "browse/entry_filter_model.h"
+#include "browse/entry_tree_model.h"
+#include "browse/hex_view.h"
 #include "io/byte_text.h"
 #include "io/remove_tree.h"
 #include "main_window.h"

@@ -9,7 +9,7 @@
 #include "main_window.h"
 #include "open/tree_loader.h"
 #include "open_job.h"
-#include "problem_banner.h"
+#include "browse/problem_banner.h"
 #include "stall_prompt.h"
 #include "test_files.h"
 

@@ -10,11 +10,11 @@
 //      compared: compare.png.
 
 #include "bench/bench_panel.h"
-#include "browse_view.h"
-#include "details_pane.h"
-#include "entry_filter_model.h"
-#include "entry_menu.h"
-#include "extract_dialog.h"
+#include "browse/browse_view.h"
+#include "browse/details_pane.h"
+#include "browse/entry_filter_model.h"
+#include "browse/entry_menu.h"
+#include "browse/extract_dialog.h"
 #include "main_window.h"
 #include "process_setup.h"
 #include "trace/io_trace_view.h"

@@ -6,7 +6,7 @@
 #include "bench/command/command_run.h"
 #include "bench/read_target.h"
 #include "open/spec.h"
-#include "browse_view.h"
+#include "browse/browse_view.h"
 #include "io/trace.h"
 #include "io_trace_view.h"
 #include "main_window.h"
