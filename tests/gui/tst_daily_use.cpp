@@ -231,6 +231,23 @@ private Q_SLOTS:
         pool->waitForDone();
     }
 
+    // The Benchmark settings at the window's default 1200 px: nothing is cut (the combos, the
+    // target and the small-target warning were) and nothing scrolls sideways.
+    void benchmarkSettingsAreNotClipped()
+    {
+        ui::MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(openAndWait(window, archive_));
+        window.workspace()->setCurrentWidget(window.benchPanel());
+        auto *scroll = window.benchPanel()->findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        QTRY_VERIFY(scroll->isVisible());
+        QVERIFY2(scroll->viewport()->width() >= scroll->widget()->sizeHint().width(),
+                 qPrintable(QStringLiteral("%1 < %2").arg(scroll->viewport()->width()).arg(scroll->widget()->sizeHint().width())));
+        QCOMPARE(scroll->horizontalScrollBarPolicy(), Qt::ScrollBarAlwaysOff);
+    }
+
     // The filter hides the entry the details show: the details follow the tree (they kept the
     // hidden entry's facts and preview).
     void detailsDropARowTheFilterHid()

@@ -22,6 +22,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -140,8 +141,10 @@ BenchPanel::BenchPanel(QWidget *parent)
     auto *scroll = new QScrollArea(this);
     scroll->setWidget(settings_);
     scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    scroll->setMinimumWidth(std::min(settings_->sizeHint().width() + 20, 260));
+    // As wide as the settings want, never scrolled sideways: at 1200 px the combos, the target
+    // and the small-target warning were cut, and focusing a combo scrolled the labels away.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(settings_->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth());
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(scroll);
     splitter->addWidget(tabs_);
