@@ -342,11 +342,21 @@ void BenchmarkChart::rebuild()
         title_ = tr("Read throughput by buffer size");
         description_.clear();
     }
-    // The band is explained once, under the title (QChart titles are HTML).
-    int runs = 0;
-    for (const auto &[name, r] : results_)
-        runs = std::max(runs, r.config.runs);
-    bandNote_ = runs > 1 ? tr("line: mean · shaded band: min–max of %1 runs").arg(runs) : QString();
+    // The band is explained once, under the title (QChart titles are HTML). Compared runs are
+    // told apart by their dash, so the note says which dash is which run, with its own count of
+    // runs (one maximum over all of them once read "5 runs" for a 3-run sweep).
+    static const char *const dashNames[] = {QT_TR_NOOP("solid"), QT_TR_NOOP("dashed"), QT_TR_NOOP("dotted"), QT_TR_NOOP("dash-dot"), QT_TR_NOOP("dash-dot-dot")};
+    if (results_.size() == 1) {
+        const int runs = results_.front().second.config.runs;
+        bandNote_ = runs > 1 ? tr("line: mean · shaded band: min–max of %1 runs").arg(runs) : QString();
+    } else {
+        QStringList parts;
+        for (size_t i = 0; i < results_.size(); ++i) {
+            const int runs = results_[i].second.config.runs;
+            parts << tr("%1: %2 (%3)").arg(tr(dashNames[i % std::size(dashNames)]), results_[i].first.toHtmlEscaped(), runs == 1 ? tr("1 run") : tr("%1 runs").arg(runs));
+        }
+        bandNote_ = parts.join(QStringLiteral(" · ")) + tr(" · line: mean, band: min–max");
+    }
     QString title = title_.toHtmlEscaped();
     if (!bandNote_.isEmpty())
         title += QStringLiteral("<br><small>") + bandNote_ + QStringLiteral("</small>");

@@ -139,6 +139,15 @@ private Q_SLOTS:
         noted.notes << QStringLiteral("mine ignores the buffer: its reads are 1048576 bytes at every size");
         fresh.setResults({{QString(), noted}});
         QVERIFY2(fresh.chart()->title().contains(noted.notes.first()), qPrintable(fresh.chart()->title()));
+        // The subtitle counts this sweep's runs, and each compared run's own (a 3-run sweep
+        // once read "min–max of 5 runs").
+        BenchResult three = resultPeaking(100), five = resultPeaking(100);
+        three.config.runs = 3;
+        five.config.runs = 5;
+        fresh.setResults({{QString(), three}});
+        QCOMPARE(fresh.bandNote(), QStringLiteral("line: mean · shaded band: min–max of 3 runs"));
+        fresh.setResults({{QStringLiteral("now"), three}, {QStringLiteral("before"), five}});
+        QCOMPARE(fresh.bandNote(), QStringLiteral("solid: now (3 runs) · dashed: before (5 runs) · line: mean, band: min–max"));
     }
 
     // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
@@ -234,7 +243,8 @@ private Q_SLOTS:
         QCOMPARE(readBefore->pen().color(), readAfter->pen().color());
         QVERIFY(readBefore->pen().style() != readAfter->pen().style());
         QVERIFY(byName[QStringLiteral("pread — before")]->pen().color() != readBefore->pen().color());
-        QCOMPARE(chart->bandNote(), QStringLiteral("line: mean · shaded band: min–max of 2 runs"));
+        // Which dash is which run, each with its own count of runs.
+        QCOMPARE(chart->bandNote(), QStringLiteral("solid: before (2 runs) · dashed: after (2 runs) · line: mean, band: min–max"));
         QVERIFY(chart->chart()->title().contains(chart->bandNote()));
         auto visibleMarkers = [&] {
             QStringList names;
