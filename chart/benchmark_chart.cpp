@@ -56,6 +56,9 @@ BenchmarkChart::BenchmarkChart(QObject *parent)
 {
     chart_->setAnimationOptions(QChart::NoAnimation);
     chart_->legend()->setAlignment(Qt::AlignBottom);
+    // A narrow chart cuts legend labels ("pxar-acces…" for two strategies): hovering one shows
+    // its whole name.
+    chart_->legend()->setShowToolTips(true);
     // Buffer labels ("128 KiB") that no longer fit side by side turn to a slant instead of
     // being cut to "128 …" (small windows, the legend on the right); the gap between the two
     // thresholds keeps the relayout this causes from flipping back.

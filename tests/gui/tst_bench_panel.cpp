@@ -91,6 +91,7 @@ private Q_SLOTS:
         }
         ui::BenchmarkChart chart;
         chart.setResults({{QString(), result}});
+        QVERIFY(chart.chart()->legend()->showToolTips()); // a cut label's whole name on hover
         QSet<QRgb> colours;
         QSet<QString> named;
         for (QAbstractSeries *series : chart.chart()->series()) {
