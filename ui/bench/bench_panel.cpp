@@ -141,14 +141,17 @@ BenchPanel::BenchPanel(QWidget *parent)
     auto *scroll = new QScrollArea(this);
     scroll->setWidget(settings_);
     scroll->setWidgetResizable(true);
-    // As wide as the settings want, never scrolled sideways: at 1200 px the combos, the target
-    // and the small-target warning were cut, and focusing a combo scrolled the labels away.
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(settings_->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth());
+    // It starts as wide as the settings want: at 1200 px the combos, the target and the
+    // small-target warning were cut, and focusing a combo scrolled the labels away. Only a
+    // window too narrow for them (800 px) scrolls sideways.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    const int wanted = settings_->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth();
+    scroll->setMinimumWidth(std::min(wanted, 260));
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(scroll);
     splitter->addWidget(tabs_);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({wanted, 4 * wanted});
     layout->addWidget(splitter, 1);
     // The statistics start in run order (strategy, then buffer size), not sorted descending.
     table_->sortByColumn(0, Qt::AscendingOrder);
