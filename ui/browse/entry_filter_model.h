@@ -15,7 +15,6 @@ public:
     void setFilterText(const QString &text);
 
     bool hasChildren(const QModelIndex &parent = {}) const override;
-    uint64_t rowsTested() const { return rowsTested_; } // names the filter looked at (for tests)
     // Entries whose own name matches (not the folders shown only to lead to them). Counted on
     // from where the last count stopped: entries are only ever appended to the tree.
     uint64_t matchCount() const;
@@ -28,7 +27,6 @@ private:
     bool nameMatches(int32_t node) const;
 
     QByteArray asciiNeedle_; // a plain ASCII filter, lower case: matched on the names' bytes
-    mutable uint64_t rowsTested_ = 0;
     mutable int32_t countedUpTo_ = 1; // matchCount() has looked at the nodes below this one
     mutable uint64_t matches_ = 0;
 };
