@@ -228,7 +228,12 @@ void MainWindow::openSpec(const QString &spec)
     updateStatus();
     retrySpec_ = spec;
     QPointer<MainWindow> self(this);
-    whenFinished(this, openSpecAsync(spec, nameCharset_, &openingWorker_), [self, generation, spec](Result<Inspected> result) {
+    // The file is opened, and the tree opens its way to the SPEC's inner parts: the entries beside
+    // them stay reachable ("pkg.deb!/data.tar.xz!/usr" keeps control.tar.xz), and nothing is
+    // decoded twice (resolving the SPEC first read a nested archive once to find the path, then
+    // again to list it).
+    const QList<QByteArray> reveal = splitSpec(spec).inner;
+    whenFinished(this, openSpecAsync(splitSpec(spec).file, nameCharset_, &openingWorker_), [self, generation, spec, reveal](Result<Inspected> result) {
         if (!self || generation != self->generation_)
             return; // a newer open replaced this one
         self->opening_ = false;
@@ -249,9 +254,9 @@ void MainWindow::openSpec(const QString &spec)
         parts.file = QFileInfo(parts.file).fileName();
         self->setWindowTitle(tr("%1 — ArchiveScope").arg(joinSpec(parts)));
         self->recentMenu_->add(spec);
-        self->bench_->setTarget(spec, qint64(result.value().inspection.size));
+        self->bench_->setTarget(result.value().inspection.spec, qint64(result.value().inspection.size));
         self->worker_ = worker;
-        self->browse_->show(std::move(result).value(), self->nameCharset_);
+        self->browse_->show(std::move(result).value(), self->nameCharset_, reveal);
         if (!self->filter_->text().isEmpty())
             self->filterChanged(self->filter_->text());
         self->updateStatus();

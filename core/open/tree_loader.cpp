@@ -3,6 +3,7 @@
 
 #include "formats/format.h"
 #include "open/listing.h"
+#include "open/spec.h"
 
 namespace asc {
 
@@ -41,7 +42,7 @@ void TreeLoader::clear()
     Q_EMIT busyChanged();
 }
 
-void TreeLoader::load(ContainerPtr container, const QString &spec, const QByteArray &reveal)
+void TreeLoader::load(ContainerPtr container, const QString &spec, const QList<QByteArray> &reveal)
 {
     clear();
     const int32_t layer = tree_.addLayer(std::move(container), spec, EntryTree::kRoot);
@@ -245,20 +246,47 @@ void TreeLoader::revealPending()
     if (pendingReveal_.isEmpty())
         return;
     int32_t node = EntryTree::kRoot;
-    for (const QByteArray &part : pendingReveal_.split('/')) {
-        int32_t found = -1;
-        for (int row = 0; row < tree_.childCount(node) && found < 0; ++row) {
-            if (tree_.name(tree_.child(node, row)) == QByteArrayView(part))
-                found = tree_.child(node, row);
+    for (qsizetype part = 0; part < pendingReveal_.size(); ++part) {
+        if (part > 0) {
+            // A nested container on the way: opened in place, so what is beside it stays in the tree.
+            if (!tree_.isLayerRoot(node)) {
+                const EntryType type = tree_.type(node);
+                if (stateOf(node) == NodeState::Unread && (type == EntryType::File || type == EntryType::Partition)) {
+                    setState(node, NodeState::Reading);
+                    openNested(node, false); // whatever its name says: the SPEC says it is a container
+                } else if (stateOf(node) == NodeState::Failed) {
+                    pendingReveal_.clear(); // its failure was reported: "not found" would say less
+                }
+                return; // its listing calls again
+            }
+            Q_EMIT revealStep(node);
         }
-        if (found < 0)
-            return; // not listed yet: the next batch tries again
-        node = found;
-        if (tree_.isDirectoryLike(node))
-            Q_EMIT revealStep(node); // the view expands it: read now, if read on expansion
+        for (const QByteArray &name : pendingReveal_[part].split('/')) {
+            if (name.isEmpty())
+                continue;
+            int32_t found = -1;
+            for (int row = 0; row < tree_.childCount(node) && found < 0; ++row) {
+                if (tree_.name(tree_.child(node, row)) == QByteArrayView(name))
+                    found = tree_.child(node, row);
+            }
+            if (found < 0)
+                return; // not listed yet: the next batch tries again
+            node = found;
+            if (tree_.isDirectoryLike(node)) {
+                expand(node); // a folder read on expansion is read now, with or without a view
+                Q_EMIT revealStep(node); // the view expands it
+            }
+        }
     }
     pendingReveal_.clear();
     Q_EMIT revealed(node);
+}
+
+void TreeLoader::revealNotFound()
+{
+    SpecParts wanted{tree_.layer(0).spec, pendingReveal_};
+    pendingReveal_.clear();
+    Q_EMIT failed(joinSpec(wanted), Error::make(ErrorKind::NotFound, joinSpec(wanted), QStringLiteral("no such entry")));
 }
 
 void TreeLoader::startListing(int32_t layer, int32_t folder)
@@ -322,8 +350,18 @@ void TreeLoader::startListing(int32_t layer, int32_t folder)
 void TreeLoader::finishedOne(bool stopped)
 {
     Q_EMIT busyChanged();
-    if (!isBusy())
-        Q_EMIT idle(stopped);
+    if (isBusy())
+        return;
+    if (!pendingReveal_.isEmpty()) {
+        revealPending(); // may start the next nested open on the way
+        if (isBusy())
+            return;
+        if (stopped)
+            pendingReveal_.clear(); // stopped on the way: nothing to say
+        else if (!pendingReveal_.isEmpty())
+            revealNotFound();
+    }
+    Q_EMIT idle(stopped);
 }
 
 } // namespace asc

@@ -40,9 +40,12 @@ public:
     // Drops the tree and every listing still running (their results are ignored).
     void clear();
     // A new file: clear(), then `container` as the top layer named `spec`, listed (whole, or its
-    // top folder when read folder by folder). With `reveal` (a folder path inside it) the tree
-    // is expanded down to that folder as it arrives (revealStep), then `revealed`.
-    void load(ContainerPtr container, const QString &spec, const QByteArray &reveal = {});
+    // top folder when read folder by folder). With `reveal` (a SPEC's inner parts: a path in the
+    // top layer, then one in each nested container, "data.tar.xz" then "usr/share/doc") the tree
+    // is expanded down to that node as it arrives (revealStep; nested containers on the way are
+    // opened in place, so the file's other entries stay reachable), then `revealed`. A path not
+    // there once its listings ended is `failed` with NotFound.
+    void load(ContainerPtr container, const QString &spec, const QList<QByteArray> &reveal = {});
     // Names of nested containers opened from now on are decoded from this charset.
     void setNameCharset(const QByteArray &charset) { nameCharset_ = charset; }
 
@@ -101,6 +104,7 @@ private:
     // Of a batch of a whole layer's entries, those whose folder has no listing of its own.
     std::vector<Entry> unreadOnly(int32_t layer, std::vector<Entry> entries);
     void revealPending();
+    void revealNotFound(); // the listings on the way to `reveal` ended without it
     int depthOf(int32_t layer) const;
     void finishedOne(bool stopped);
 
@@ -110,7 +114,7 @@ private:
     std::vector<NodeState> state_; // by node
     QSet<int32_t> wholeLayers_; // layers read folder by folder whose rest is read (or being read)
     QHash<int32_t, QSet<int32_t>> claimed_; // per layer: folders whose children its rest listing brings
-    QByteArray pendingReveal_;
+    QList<QByteArray> pendingReveal_; // per layer, as load() got it
     QByteArray nameCharset_;
     CancelFlag cancel_; // for nested opens; replaced on clear()
     quint64 generation_ = 0;

@@ -182,6 +182,79 @@ private Q_SLOTS:
         QVERIFY(!window.browseView()->banner()->isVisible());
     }
 
+    // A SPEC inside a nested archive ("pkg.deb!/data.tar.xz!/usr/…") opens the .deb with the tree
+    // opened down to the entry: control.tar.xz stays reachable (data.tar.xz used to become the
+    // root), nothing else is opened, and the file is selected and previewed.
+    void specInsideANestedArchiveKeepsTheOuterFile()
+    {
+        ASC_REQUIRE_TOOL(QStringLiteral("dpkg-deb"));
+        QTemporaryDir dir;
+        test::writeFile(dir, QStringLiteral("pkg/DEBIAN/control"),
+                        "Package: asc-test\nVersion: 1.0\nArchitecture: all\nMaintainer: Test <t@example.org>\nDescription: test\n");
+        test::writeFile(dir, QStringLiteral("pkg/usr/share/doc/asc-test/README"), "hello from the deb\n");
+        for (int i = 0; i < 50; ++i)
+            test::writeFile(dir, QStringLiteral("pkg/usr/share/asc-test/f%1.txt").arg(i, 3, 10, QLatin1Char('0')), "x\n");
+        const QString deb = dir.filePath(QStringLiteral("asc-test.deb"));
+        const auto built = test::run(QStringLiteral("dpkg-deb"), {QStringLiteral("--root-owner-group"), QStringLiteral("-Zxz"), QStringLiteral("--build"), dir.filePath(QStringLiteral("pkg")), deb});
+        QVERIFY2(built.exitCode == 0, built.err.constData());
+
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, deb + QStringLiteral("!/data.tar.xz!/usr/share/doc/asc-test/README")));
+        QTRY_COMPARE_WITH_TIMEOUT(window.treeView()->currentIndex().data().toString(), QStringLiteral("README"), 20000);
+        QTRY_COMPARE(window.detailsPane()->previewKind(), QStringLiteral("text"));
+        QVERIFY(test::findByName(window.proxy(), QStringLiteral("control.tar.xz"), QModelIndex(), false).isValid());
+        QVERIFY(test::findByName(window.proxy(), QStringLiteral("data.tar.xz"), QModelIndex(), false).isValid());
+        QCOMPARE(window.model()->tree().layerCount(), 2); // the .deb and data.tar.xz: nothing else opened
+        QCOMPARE(window.currentSpec(), deb);
+        QVERIFY(!window.browseView()->banner()->isVisible());
+        // The archive itself as the SPEC's end: its row is opened and selected.
+        QVERIFY(openAndWait(window, deb + QStringLiteral("!/control.tar.xz")));
+        const QModelIndex control = test::findByName(window.proxy(), QStringLiteral("control.tar.xz"), QModelIndex(), false);
+        QTRY_COMPARE_WITH_TIMEOUT(window.treeView()->currentIndex(), control, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(test::findByName(window.proxy(), QStringLiteral("control"), control).isValid(), 20000);
+        QVERIFY(window.treeView()->isExpanded(control));
+    }
+
+    // A SPEC naming what is not there: the archive, and an error naming the SPEC.
+    void specOfNothingSaysSo()
+    {
+        ui::MainWindow window;
+        window.show();
+        const QString missing = archive_ + QStringLiteral("!/docs/no-such-file.txt");
+        QVERIFY(openAndWait(window, missing));
+        QTRY_VERIFY(window.browseView()->banner()->isVisible());
+        bool shown = false;
+        for (QLabel *label : window.findChildren<QLabel *>())
+            shown = shown || (label->isVisible() && label->text().contains(missing) && label->text().contains(QStringLiteral("no such entry")));
+        QVERIFY(shown);
+        QVERIFY(test::findByName(window.proxy(), QStringLiteral("readme.txt")).isValid()); // the archive is shown
+    }
+
+    // A SPEC's entry is scrolled into view, and stays there while rows arriving later (listed
+    // after it, sorted above it) push it down.
+    void specEntryIsScrolledIntoView()
+    {
+        QTemporaryDir dir;
+        test::writeFile(dir, QStringLiteral("src/zz-target.txt"), "found\n");
+        QStringList names{QStringLiteral("zz-target.txt")};
+        for (int i = 0; i < 3000; ++i) { // past the first batch of a listing (1,000 entries)
+            const QString name = QStringLiteral("a%1.txt").arg(i, 4, 10, QLatin1Char('0'));
+            test::writeFile(dir, QStringLiteral("src/") + name, "x\n");
+            names << name;
+        }
+        const QString tar = dir.filePath(QStringLiteral("late.tar"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), QStringList{QStringLiteral("-cf"), tar, QStringLiteral("-C"), dir.filePath(QStringLiteral("src"))} + names).exitCode, 0);
+        ui::MainWindow window;
+        window.resize(1000, 700);
+        window.show();
+        QVERIFY(openAndWait(window, tar + QStringLiteral("!/zz-target.txt")));
+        QTRY_COMPARE_WITH_TIMEOUT(window.treeView()->currentIndex().data().toString(), QStringLiteral("zz-target.txt"), 20000);
+        QTRY_VERIFY(!window.isBusy());
+        QTRY_VERIFY(window.treeView()->viewport()->rect().contains(window.treeView()->visualRect(window.treeView()->currentIndex())));
+        QVERIFY(window.treeView()->verticalScrollBar()->value() > 0);
+    }
+
     // bench/ui_stall.sh's figures: --measure-open with a filter reports the longest stall of the
     // event loop, the filter's first match and end, and that no nested archive was opened.
     void measureOpenReportsStallsAndTheFilter()

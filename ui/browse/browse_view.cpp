@@ -14,6 +14,7 @@
 #include "problem_banner.h"
 #include "units.h"
 
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -46,6 +47,8 @@ BrowseView::BrowseView(QWidget *parent)
     menu_ = new EntryMenu(tree_, model_, proxy_, extractor_);
 
     connect(tree_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &BrowseView::selectionChanged);
+    // The user scrolled (wheel, keys, bar): the SPEC's entry is no longer held in view.
+    connect(tree_->verticalScrollBar(), &QAbstractSlider::actionTriggered, this, [this] { keepInView_ = -1; });
     // A row the filter hides goes without a selection change: the details must not go on
     // showing an entry no longer in view.
     // Checked once the filter's change is complete (its removals come in several steps).
@@ -96,16 +99,21 @@ void BrowseView::connectLoader()
             tree_->expand(proxy_->mapFromSource(model_->indexOf(tree.child(EntryTree::kRoot, 0))));
         if (filtering_)
             scheduleExpandMatches();
+        if (keepInView_ >= 0)
+            scheduleKeepInView(); // rows sorted above it push it down
         Q_EMIT busyChanged();
     });
     connect(loader_, &TreeLoader::revealStep, this, [this](int32_t node) { tree_->expand(proxy_->mapFromSource(model_->indexOf(node))); });
     connect(loader_, &TreeLoader::revealed, this, [this](int32_t node) {
         const QModelIndex index = proxy_->mapFromSource(model_->indexOf(node));
         tree_->setCurrentIndex(index);
-        // Centred once the rows above it are laid out (a scroll now would use stale geometry).
-        QTimer::singleShot(0, tree_, [this, node] { tree_->scrollTo(proxy_->mapFromSource(model_->indexOf(node)), QAbstractItemView::PositionAtCenter); });
-        if (std::exchange(previewOnReveal_, false) && model_->tree().type(node) == EntryType::File)
+        keepInView_ = node;
+        scheduleKeepInView();
+        const bool nested = loader_->looksNested(node) || model_->tree().isLayerRoot(node);
+        if (std::exchange(previewOnReveal_, false) && model_->tree().type(node) == EntryType::File && !nested)
             preview(node, false);
+        if (nested)
+            tree_->expand(index); // "pkg.deb!/data.tar.xz" browses into it
     });
     connect(loader_, &TreeLoader::problemsReported, this, [this](const std::vector<Error> &problems) {
         banner_->addProblems(current_ ? current_->inspection.spec : QString(), problems);
@@ -142,7 +150,7 @@ void BrowseView::clear()
     loader_->clear();
 }
 
-void BrowseView::show(Inspected opened, const QByteArray &nameCharset)
+void BrowseView::show(Inspected opened, const QByteArray &nameCharset, const QList<QByteArray> &reveal)
 {
     const Inspection &facts = opened.inspection;
     banner_->reset();
@@ -153,18 +161,21 @@ void BrowseView::show(Inspected opened, const QByteArray &nameCharset)
         banner_->showMessage(tr("%1 is not a recognised archive or disk image — the details show its bytes.").arg(facts.spec.toHtmlEscaped()));
     current_ = std::move(opened);
     loader_->setNameCharset(nameCharset);
-    previewOnReveal_ = false;
+    // The SPEC named an entry: preview it once the tree shows it, as 7-Zip's address bar does.
+    previewOnReveal_ = !reveal.isEmpty();
     const Location &location = current_->location;
     if (current_->container) {
         const bool directory = location.isDirectory();
         const QString spec = current_->inspection.spec;
-        loader_->load(current_->container, directory ? parentSpec(spec) : spec,
-                      directory ? location.directory : QByteArray());
+        QList<QByteArray> path = reveal;
+        if (directory)
+            path.prepend(location.directory);
+        loader_->load(current_->container, directory ? parentSpec(spec) : spec, path);
     } else if (location.parent && location.entry) {
-        // A file inside a container (the address bar's "backup.tar.gz!/src/BUILD"): the
-        // container's tree with that file selected and previewed, as 7-Zip's address bar does.
+        QList<QByteArray> path = reveal;
+        path.prepend(location.entry->path);
         previewOnReveal_ = true;
-        loader_->load(location.parent, parentSpec(current_->inspection.spec), location.entry->path);
+        loader_->load(location.parent, parentSpec(current_->inspection.spec), path);
     } else {
         loader_->clear();
     }
@@ -183,6 +194,24 @@ void BrowseView::setFilter(const QString &text, int nestedDepth)
     // it (nested archives only as deep as asked), and the view opens what matched.
     loader_->readEverything(nestedDepth);
     scheduleExpandMatches();
+}
+
+void BrowseView::scheduleKeepInView()
+{
+    if (keepInViewPending_)
+        return;
+    keepInViewPending_ = true;
+    // Centred once the rows above it are laid out (a scroll now would use stale geometry).
+    QTimer::singleShot(0, tree_, [this] {
+        keepInViewPending_ = false;
+        if (keepInView_ < 0)
+            return;
+        const QModelIndex index = proxy_->mapFromSource(model_->indexOf(keepInView_));
+        if (index.isValid() && index == tree_->currentIndex())
+            tree_->scrollTo(index, QAbstractItemView::PositionAtCenter);
+        if (index != tree_->currentIndex() || !loader_->isBusy())
+            keepInView_ = -1; // the user went elsewhere, or nothing more arrives
+    });
 }
 
 void BrowseView::scheduleExpandMatches()

@@ -31,8 +31,9 @@ public:
     explicit BrowseView(QWidget *parent = nullptr);
     ~BrowseView() override;
 
-    // Shows an opened file: its facts in the details, its container in the tree.
-    void show(Inspected opened, const QByteArray &nameCharset);
+    // Shows an opened file: its facts in the details, its container in the tree. With `reveal`
+    // (a SPEC's inner parts) the tree opens its way to that entry, selects it and previews a file.
+    void show(Inspected opened, const QByteArray &nameCharset, const QList<QByteArray> &reveal = {});
     const std::optional<Inspected> &current() const { return current_; }
     void setFilter(const QString &text, int nestedDepth);
     void stop();
@@ -76,6 +77,7 @@ private:
     uint64_t bytesOf(const QList<int32_t> &nodes) const;
     // While filtering: expands every row that shows matches below it, once per batch of rows.
     void scheduleExpandMatches();
+    void scheduleKeepInView();
     void expandMatches();
 
     TreeLoader *loader_;
@@ -92,6 +94,9 @@ private:
     bool expandPending_ = false;
     int32_t shownNode_ = -1; // the entry the details show (-1: the file itself)
     bool previewOnReveal_ = false; // the SPEC named a file: preview it once the tree shows it
+    // The SPEC's entry, kept in view while its listing goes on, until the user scrolls or moves.
+    int32_t keepInView_ = -1;
+    bool keepInViewPending_ = false;
 };
 
 } // namespace asc::ui
