@@ -73,8 +73,55 @@ BenchmarkChart::BenchmarkChart(QObject *parent)
         else if (x->labelsAngle() != 0 && perLabel > 72)
             x->setLabelsAngle(0);
     });
+    connect(chart_, &QGraphicsWidget::geometryChanged, this, &BenchmarkChart::fitLegend);
     applyPalette();
     rebuild();
+}
+
+// Qt 6.4 lays a bottom legend out in one row and cuts every label to fit it ("c…", or no text at
+// all for twenty strategies in a small window). Names that do not fit one row go on the right,
+// one per line, in a smaller font when the column would be taller than the chart. Decided from
+// the chart's size only, so the relayout it causes cannot flip it back.
+void BenchmarkChart::fitLegend()
+{
+    QLegend *legend = chart_->legend();
+    const QSizeF size = chart_->size();
+    if (size.isEmpty())
+        return;
+    QFont font = QApplication::font();
+    const QFontMetricsF metrics(font);
+    // From the lines (the legend's markers are not visible yet while the chart is rebuilt).
+    double row = 0;
+    int shown = 0;
+    for (QAbstractSeries *series : chart_->series()) {
+        auto *line = qobject_cast<QLineSeries *>(series);
+        if (!line || line->name().isEmpty())
+            continue;
+        ++shown;
+        row += metrics.horizontalAdvance(line->name()) + metrics.height() * 2.5; // marker and gaps
+    }
+    const bool right = legendOnRight_ || row > size.width() - 40;
+    const Qt::Alignment alignment = right ? Qt::AlignRight : Qt::AlignBottom;
+    if (legend->alignment() != alignment)
+        legend->setAlignment(alignment);
+    if (right) {
+        const double room = size.height() - 100; // title, axis title, margins
+        double points = QFontInfo(font).pointSizeF();
+        QFont smaller = font;
+        smaller.setPointSizeF(points);
+        // A legend row is the text's height and Qt's 2 x 4 px margins.
+        while (points > 6.5 && shown * (QFontMetricsF(smaller).height() + 9) > room) {
+            points -= 0.5;
+            smaller.setPointSizeF(points);
+        }
+        font = smaller;
+    }
+    if (legend->font() != font)
+        legend->setFont(font);
+    for (QLegendMarker *marker : legend->markers()) {
+        if (marker->font() != font)
+            marker->setFont(font); // each marker keeps the font it was made with
+    }
 }
 
 BenchmarkChart::~BenchmarkChart()
@@ -99,6 +146,7 @@ void BenchmarkChart::applyPalette()
     chart_->setBackgroundBrush(p.color(QPalette::Base));
     chart_->setTitleBrush(p.color(QPalette::Text));
     chart_->legend()->setLabelColor(p.color(QPalette::Text));
+    fitLegend(); // the theme reset the legend's font
 }
 
 // A strategy's colour, the same in every run and every chart: the strategies of one group get
@@ -214,7 +262,8 @@ void BenchmarkChart::rebuild()
     // Overlaid runs and write strategies: the legend on the right, one full name per line
     // ("read — before", "write-N N=16 KiB"); set
     // before the axes are laid out.
-    chart_->legend()->setAlignment(results_.size() > 1 || writes_ ? Qt::AlignRight : Qt::AlignBottom);
+    legendOnRight_ = results_.size() > 1 || writes_;
+    chart_->legend()->setAlignment(legendOnRight_ ? Qt::AlignRight : Qt::AlignBottom);
     if (writes_) {
         rebuildAmplification();
         return;
@@ -372,6 +421,7 @@ void BenchmarkChart::rebuild()
     for (const QString &note : notes)
         title += QStringLiteral("<br><small><b>%1</b></small>").arg(note.toHtmlEscaped());
     chart_->setTitle(title);
+    fitLegend();
 }
 
 void BenchmarkChart::rebuildAmplification()
@@ -423,6 +473,7 @@ void BenchmarkChart::rebuildAmplification()
     const QString buffers = smallest == largest ? sizeLabel(smallest) : tr("%1 to %2").arg(sizeLabel(smallest), sizeLabel(largest));
     description_ = tr("device bytes from %1; buffer %2; %3").arg(writes_->deviceBytesSource, buffers, writes_->config.atomic ? tr("atomic replace") : tr("in place"));
     chart_->setTitle(title_.toHtmlEscaped());
+    fitLegend();
 }
 
 static void renderChart(QChart *chart, QPainter &painter, const QRectF &target, QSize size)

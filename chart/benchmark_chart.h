@@ -59,6 +59,7 @@ public:
 private:
     void rebuild();
     void rebuildAmplification();
+    void fitLegend();
     template <typename YAxis>
     std::pair<QCategoryAxis *, YAxis *> axes();
     std::vector<std::pair<QString, BenchResult>> results_;
@@ -67,6 +68,7 @@ private:
     QString title_;
     QString description_;
     QString bandNote_;
+    bool legendOnRight_ = false; // compared runs and write strategies: one full name per line
 };
 
 } // namespace asc::ui

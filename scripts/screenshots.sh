@@ -8,6 +8,8 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cmake --build "$root/build/release" --target archivescope-screenshots
 tool=$root/build/release/tools/archivescope-screenshots
+# The tool is not beside the worker (app/) nor installed: say where the worker is.
+export ARCHIVESCOPE_WORKER="$root/build/release/app/archivescope-worker"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 head -c 268435456 /dev/urandom > "$work/sample-256MiB.bin"

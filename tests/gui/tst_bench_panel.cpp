@@ -25,6 +25,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <QLegend>
 #include <map>
 #include <QValueAxis>
 #include <QCategoryAxis>
@@ -69,6 +70,48 @@ private Q_SLOTS:
     // One colour per strategy: every file reader the default and full sweeps can show, drawn
     // together, has a line colour of its own (a 12-colour palette gave pread and
     // buffered-stream-zero-copy the same red).
+    // Qt lays a bottom legend out in one row and cuts the labels to fit it: at 800x600 two pxar
+    // strategies both read "pxar-acces…". Names that do not fit one row go on the right, whole,
+    // one per line; a few short names stay below the chart.
+    void legendNamesAreNeverCut()
+    {
+        auto resultOf = [](const QStringList &strategies) {
+            BenchResult result;
+            result.config.buffers = {4096, 8192};
+            for (const QString &strategy : strategies) {
+                for (uint64_t buffer : result.config.buffers) {
+                    BenchPoint point;
+                    point.strategy = strategy;
+                    point.buffer = buffer;
+                    point.mibps.mean = point.mibps.median = point.mibps.min = point.mibps.max = 100;
+                    point.mibps.count = 1;
+                    result.points.push_back(point);
+                }
+            }
+            return result;
+        };
+        ui::BenchmarkChart chart;
+        QChartView *view = chart.createView(nullptr);
+        view->resize(540, 420); // the chart's room in the benchmark workspace at 800x600
+        view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(view));
+        chart.setResults({{QString(), resultOf({QStringLiteral("read"), QStringLiteral("pread")})}});
+        QTRY_COMPARE(chart.chart()->legend()->alignment(), Qt::AlignBottom);
+        const QStringList many = {QStringLiteral("read"), QStringLiteral("pread"), QStringLiteral("mmap"), QStringLiteral("uring-qd4"),
+                                  QStringLiteral("pxar-decoder-sync"), QStringLiteral("pxar-decoder-async"), QStringLiteral("pxar-accessor-sync"),
+                                  QStringLiteral("pxar-accessor-async")};
+        chart.setResults({{QString(), resultOf(many)}});
+        QTRY_COMPARE(chart.chart()->legend()->alignment(), Qt::AlignRight);
+        // Wide enough for the longest name in the font it uses, and tall enough for every row.
+        QLegend *legend = chart.chart()->legend();
+        const QFontMetricsF metrics(legend->font());
+        QTRY_VERIFY2(legend->geometry().width() >= metrics.horizontalAdvance(QStringLiteral("pxar-accessor-async")) + metrics.height(),
+                     qPrintable(QString::number(legend->geometry().width())));
+        QVERIFY(legend->geometry().height() >= many.size() * metrics.height());
+        QVERIFY(legend->font().pointSizeF() >= 7);
+        delete view;
+    }
+
     void everyStrategyHasItsOwnColour()
     {
         const QStringList strategies = {QStringLiteral("read"), QStringLiteral("pread"), QStringLiteral("mmap"), QStringLiteral("stdio"),
