@@ -59,19 +59,27 @@ BenchmarkChart::BenchmarkChart(QObject *parent)
     // A narrow chart cuts legend labels ("pxar-acces…" for two strategies): hovering one shows
     // its whole name.
     chart_->legend()->setShowToolTips(true);
-    // Buffer labels ("128 KiB") that no longer fit side by side turn to a slant instead of
-    // being cut to "128 …" (small windows, the legend on the right); the gap between the two
-    // thresholds keeps the relayout this causes from flipping back.
+    // Buffer labels ("128 KiB") that no longer fit side by side turn instead of being cut to
+    // "128 …" (small windows, the legend on the right).
     connect(chart_, &QChart::plotAreaChanged, this, [this](const QRectF &area) {
         const auto horizontal = chart_->axes(Qt::Horizontal);
         auto *x = horizontal.isEmpty() ? nullptr : qobject_cast<QCategoryAxis *>(horizontal.first());
         if (!x || x->count() == 0)
             return;
         const double perLabel = area.width() / x->count();
-        if (x->labelsAngle() == 0 && perLabel < 58)
-            x->setLabelsAngle(-40);
-        else if (x->labelsAngle() != 0 && perLabel > 72)
-            x->setLabelsAngle(0);
+        // Level, slanted, upright: each needs less room per label than the one before. The gaps
+        // between thresholds keep the relayout this causes from flipping back.
+        int angle = x->labelsAngle();
+        if (angle == 0 && perLabel < 58)
+            angle = perLabel < 26 ? -90 : -40;
+        else if (angle == -40 && (perLabel > 72 || perLabel < 26))
+            angle = perLabel > 72 ? 0 : -90;
+        else if (angle == -90 && perLabel > 34)
+            angle = perLabel > 72 ? 0 : -40;
+        if (angle != x->labelsAngle()) {
+            x->setLabelsAngle(angle);
+            x->setTruncateLabels(angle == 0); // turned labels have the room they need ("…" otherwise)
+        }
     });
     connect(chart_, &QGraphicsWidget::geometryChanged, this, &BenchmarkChart::fitLegend);
     applyPalette();

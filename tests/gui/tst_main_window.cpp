@@ -5,10 +5,14 @@
 #include "browse/details_pane.h"
 #include "browse/hex_view.h"
 #include "bench/bench_panel.h"
+#include "benchmark_chart.h"
 #include "main_window.h"
 #include "test_files.h"
 
+#include <QAbstractAxis>
 #include <QApplication>
+#include <QChart>
+#include <QLegend>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QLineEdit>
@@ -114,6 +118,31 @@ private Q_SLOTS:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY2(window.width() <= 800 && window.height() <= 600, qPrintable(QStringLiteral("%1x%2").arg(window.width()).arg(window.height())));
+        // A result of eight strategies over the default sweep: the buffer labels and the
+        // strategies' names are shown whole (Qt cut them to "…" and "pxar-acces…").
+        BenchResult result;
+        result.config.runs = 3;
+        for (uint64_t buffer = 4096; buffer <= (16u << 20); buffer *= 2)
+            result.config.buffers.push_back(buffer);
+        for (const char *strategy : {"read", "pread", "mmap", "stdio", "uring-qd4", "pxar-decoder-sync", "pxar-accessor-sync", "pxar-accessor-async"}) {
+            for (uint64_t buffer : result.config.buffers) {
+                BenchPoint point;
+                point.strategy = QString::fromLatin1(strategy);
+                point.buffer = buffer;
+                point.mibps.mean = point.mibps.median = 1000;
+                point.mibps.min = 900;
+                point.mibps.max = 2000;
+                point.mibps.count = 3;
+                result.points.push_back(point);
+            }
+        }
+        window.benchPanel()->chart()->setResults({{QString(), result}});
+        window.workspace()->setCurrentWidget(window.benchPanel());
+        QChart *chart = window.benchPanel()->chart()->chart();
+        auto *buffers = qobject_cast<QAbstractAxis *>(chart->axes(Qt::Horizontal).first());
+        QTRY_VERIFY(chart->plotArea().width() > 0);
+        QTRY_VERIFY(!buffers->labelsTruncated());
+        QCOMPARE(chart->legend()->alignment(), Qt::AlignRight);
         for (int page = 0; page < window.workspace()->count(); ++page) {
             window.workspace()->setCurrentIndex(page);
             QApplication::processEvents();
