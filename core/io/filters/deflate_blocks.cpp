@@ -568,4 +568,15 @@ bool resolve(std::span<const uint16_t> symbols, std::span<const uint8_t> window,
     return true;
 }
 
+std::vector<uint8_t> finalBlockAt(uint8_t last, unsigned bit)
+{
+    std::vector<uint8_t> tail;
+    tail.push_back(uint8_t((last & ((1u << bit) - 1)) | (1u << bit))); // BFINAL 1, BTYPE 00
+    if (bit > 5)
+        tail.push_back(0); // the type bits run into the next byte
+    for (const uint8_t b : {0x00, 0x00, 0xff, 0xff}) // LEN 0, NLEN 0xffff
+        tail.push_back(b);
+    return tail;
+}
+
 } // namespace asc::deflate

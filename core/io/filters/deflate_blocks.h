@@ -65,4 +65,10 @@ std::optional<uint64_t> findBlock(std::span<const uint8_t> before, std::span<con
 // marker names a byte before the window's start.
 bool resolve(std::span<const uint16_t> symbols, std::span<const uint8_t> window, uint8_t *out);
 
+// The byte holding `bit` (`last`), cut there, then an empty stored final block: an inflater
+// that reads this finishes exactly at its end only if a block of the stream ends at that bit
+// (how a block start is proven). Stored blocks align to bytes, so the bits before keep their
+// offsets.
+std::vector<uint8_t> finalBlockAt(uint8_t last, unsigned bit);
+
 } // namespace asc::deflate

@@ -32,20 +32,6 @@ constexpr size_t kSequentialOutput = size_t(1) << 20;
 
 constexpr size_t kStoredReach = 65535 + 4; // a stored block's LEN, NLEN and data
 
-// The last byte of a piece (`last`), cut at `bit`, then an empty stored final block: an inflater
-// that reads this after the piece finishes exactly at its end only if a block ends there.
-// (Stored blocks align to the file's bytes, so the piece keeps its bit offsets.)
-std::vector<uint8_t> finalBlockAt(uint8_t last, unsigned bit)
-{
-    std::vector<uint8_t> tail;
-    tail.push_back(uint8_t((last & ((1u << bit) - 1)) | (1u << bit))); // BFINAL 1, BTYPE 00
-    if (bit > 5)
-        tail.push_back(0); // the type bits run into the next byte
-    for (const uint8_t b : {0x00, 0x00, 0xff, 0xff}) // LEN 0, NLEN 0xffff
-        tail.push_back(b);
-    return tail;
-}
-
 } // namespace
 
 struct GzipPieces::Region {
@@ -380,7 +366,7 @@ QString GzipPieces::inflatePiece(const Region &here, const Region &next, uint64_
     const uint64_t bulkFrom = inflateFrom / 8 + (inflateFrom % 8 ? 1 : 0);
     if (bulkFrom > endByte || endByte >= next.end())
         return QStringLiteral("a piece shorter than a byte");
-    const std::vector<uint8_t> tail = finalBlockAt(byteAt(endByte), unsigned(end % 8));
+    const std::vector<uint8_t> tail = deflate::finalBlockAt(byteAt(endByte), unsigned(end % 8));
     auto state = std::make_unique<inflate_state>();
     isal_inflate_init(state.get());
     state->crc_flag = ISAL_DEFLATE;
@@ -805,7 +791,7 @@ Result<void> GzipPieces::armHead()
     };
     for (uint64_t b = t.safeEnd; b < *stop / 8; ++b)
         t.last.push_back(byteAt(b));
-    const auto final = finalBlockAt(byteAt(*stop / 8), unsigned(*stop % 8));
+    const auto final = deflate::finalBlockAt(byteAt(*stop / 8), unsigned(*stop % 8));
     t.last.insert(t.last.end(), final.begin(), final.end());
     return {};
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "gzip_stream.h"
 
+#include "deflate_blocks.h"
 #include "io/cancel.h"
 
 #include <isa-l/igzip_lib.h>
@@ -101,6 +102,13 @@ Result<void> GzipStream::startMember()
     memberStart_ = input_.offset();
     memberOut_ = 0;
     inMember_ = true;
+    if (recorder_) {
+        GzipSeekPoint point;
+        point.out = totalOut_;
+        point.bit = memberStart_ * 8;
+        point.memberStart = true;
+        recorder_->add(std::move(point));
+    }
     const auto header = gzipHeaderLength(input_.data(), input_.available());
     if (piecesOptions_.threads >= 2 && header && input_.data()[2] == 8 && (input_.data()[3] & 0xe0) == 0 && !bgzfHeader(input_.data(), *header)) {
         // GzipPieces inflates the start as it is read and cuts the rest only once a few MiB are
@@ -151,6 +159,7 @@ Result<size_t> GzipStream::read(std::span<char> out)
                 return std::move(got).error();
             produced += *got;
             memberOut_ += *got;
+            totalOut_ += *got;
             if (*got == 0) {
                 pieceCounts_ += pieces_->counts();
                 pieces_.reset();
@@ -176,12 +185,105 @@ Result<size_t> GzipStream::read(std::span<char> out)
         const size_t wrote = room - state_->avail_out;
         produced += wrote;
         memberOut_ += wrote;
+        totalOut_ += wrote;
         if (rc < 0)
             return fail(isalErrorText(rc));
+        if (recorder_) {
+            recorder_->output(reinterpret_cast<const uint8_t *>(out.data() + produced - wrote), wrote);
+            checkpoint(out.first(produced));
+        }
         if (state_->block_state == ISAL_BLOCK_FINISH)
             inMember_ = false;
     }
     return produced;
+}
+
+void GzipStream::recordSeekPoints(GzipSeekRecorder *recorder)
+{
+    recorder_ = recorder;
+    piecesOptions_.threads = 1; // the pieces' own boundaries are not kept (yet): inflated in order
+}
+
+// A block point: the next block start after ISA-L's position, proven by a copy of ISA-L's state
+// that must finish exactly there when an empty final block is put at that bit. Costs a search
+// of the compressed bytes ahead and inflating up to that block again, once per spacing.
+void GzipStream::checkpoint(std::span<const char> out)
+{
+    constexpr size_t kWindow = deflate::kWindow;
+    if (!recorder_->due(totalOut_) || out.size() < kWindow)
+        return;
+    const auto phase = state_->block_state;
+    if (state_->bfinal || (phase != ISAL_BLOCK_CODED && phase != ISAL_BLOCK_TYPE0 && phase != ISAL_BLOCK_NEW_HDR))
+        return; // the member's last block, or inside a header: the next read tries
+    constexpr size_t kSearch = size_t(512) << 10;
+    if (!input_.ensure(std::min<size_t>(kSearch, input_.available() + kSearch)))
+        return; // a read error: the next read reports it
+    const std::span<const uint8_t> ahead(input_.data(), input_.available());
+    if (ahead.size() < 64) {
+        recorder_->postpone(totalOut_);
+        return;
+    }
+    uint64_t from = 0;
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        const auto candidate = deflate::findBlock({}, ahead, from, (ahead.size() - 8) * 8);
+        if (!candidate)
+            break;
+        GzipSeekPoint point;
+        if (proveBlockAt(*candidate, out.last(kWindow), point)) {
+            recorder_->add(std::move(point));
+            return;
+        }
+        from = *candidate + 1;
+    }
+    recorder_->postpone(totalOut_);
+}
+
+bool GzipStream::proveBlockAt(uint64_t bit, std::span<const char> before, GzipSeekPoint &point)
+{
+    constexpr size_t kMaxProof = size_t(4) << 20; // output between here and the block start
+    if (!probe_)
+        probe_ = std::make_unique<inflate_state>();
+    std::memcpy(probe_.get(), state_.get(), sizeof(inflate_state));
+    probe_->crc_flag = ISAL_DEFLATE; // no trailer after the final block put at `bit`
+    const uint64_t endByte = bit / 8;
+    const std::vector<uint8_t> tail = deflate::finalBlockAt(input_.data()[endByte], unsigned(bit % 8));
+    probeOut_.resize(kMaxProof);
+    const uint32_t startOut = probe_->total_out;
+    const std::span<const uint8_t> parts[] = {std::span(input_.data(), size_t(endByte)), tail};
+    for (int part = 0; part < 2; ++part) {
+        probe_->next_in = const_cast<uint8_t *>(parts[part].data());
+        probe_->avail_in = uint32_t(parts[part].size());
+        for (;;) {
+            const uint32_t written = probe_->total_out - startOut;
+            probe_->next_out = probeOut_.data() + written;
+            probe_->avail_out = uint32_t(kMaxProof - written);
+            if (isal_inflate(probe_.get()) < 0)
+                return false;
+            if (probe_->block_state == ISAL_BLOCK_FINISH) {
+                if (part != 1 || probe_->avail_in != 0 || probe_->read_in_length != 0)
+                    return false; // a final block of the member's own ends before
+                break;
+            }
+            if (probe_->avail_out == 0)
+                return false;
+            if (probe_->avail_in == 0)
+                break;
+        }
+    }
+    if (probe_->block_state != ISAL_BLOCK_FINISH)
+        return false;
+    const size_t between = probe_->total_out - startOut;
+    // The 32 KiB before the block: what this read made, then what the probe made.
+    QByteArray window;
+    if (between < deflate::kWindow)
+        window.append(before.last(deflate::kWindow - between).data(), qsizetype(deflate::kWindow - between));
+    const size_t fromProbe = std::min(between, deflate::kWindow);
+    window.append(reinterpret_cast<const char *>(probeOut_.data() + between - fromProbe), qsizetype(fromProbe));
+    point.out = totalOut_ + between;
+    point.bit = input_.offset() * 8 + bit;
+    point.memberStart = false;
+    point.window = std::move(window);
+    return true;
 }
 
 } // namespace asc

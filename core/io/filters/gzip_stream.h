@@ -6,6 +6,7 @@
 
 #include "filter_input.h"
 #include "gzip_pieces.h"
+#include "gzip_seek_points.h"
 
 #include <optional>
 
@@ -26,6 +27,11 @@ public:
     uint64_t consumed() const override { return input_.upstream().consumed(); }
     // How the large members so far were cut (summed).
     GzipPieces::Counts pieceCounts() const;
+    // Seek points go to `recorder` as the stream is read (before the first read; the members are
+    // then inflated in order, not cut into pieces). The upstream must be the file itself.
+    void recordSeekPoints(GzipSeekRecorder *recorder);
+    uint64_t decodedSoFar() const { return totalOut_; }
+    bool ended() const { return done_; }
 
 private:
     // No gzip header we accept is longer (a name or comment without its end is refused).
@@ -33,12 +39,19 @@ private:
     Error fail(const QString &what) const;
     Result<void> wholeHeader(); // the member's header, all of it in the input buffer
     Result<void> startMember();
+    // After ISA-L's output `out` (the whole of this read's so far): a block point when one is due.
+    void checkpoint(std::span<const char> out);
+    bool proveBlockAt(uint64_t bit, std::span<const char> before, GzipSeekPoint &point);
     FilterInput input_;
     QString where_;
     GzipPieces::Options piecesOptions_;
     std::unique_ptr<inflate_state> state_;
     std::unique_ptr<GzipPieces> pieces_; // the current member, when it is cut into pieces
     GzipPieces::Counts pieceCounts_; // of the members before
+    GzipSeekRecorder *recorder_ = nullptr;
+    std::unique_ptr<inflate_state> probe_; // a copy of state_ that proves a block start
+    std::vector<uint8_t> probeOut_;
+    uint64_t totalOut_ = 0;
     uint64_t memberStart_ = 0;
     uint64_t memberOut_ = 0; // bytes out of the current member
     bool inMember_ = false;
