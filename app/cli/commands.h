@@ -12,6 +12,7 @@ int runFormats(const QStringList &args);
 int runStrategies(const QStringList &args);
 int runCat(const QStringList &args);
 int runLs(const QStringList &args);
+int runIndex(const QStringList &args);
 int runInfo(const QStringList &args);
 int runExtract(const QStringList &args);
 int runBench(const QStringList &args);

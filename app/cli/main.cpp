@@ -4,6 +4,7 @@
 #include "cli_output.h"
 #include "worker_options.h"
 #include "commands.h"
+#include "formats/archive/index_cache.h"
 #include "open/reading_policy.h"
 #include "io/byte_text.h"
 #include "vfs/problems.h"
@@ -37,6 +38,8 @@ static const char *kHelp =
     "  info SPEC [--json]           format and metadata\n"
     "  ls SPEC [--json]             every entry below SPEC, recursively, in archive order\n"
     "  cat SPEC                     the bytes of an entry (or file) to stdout\n"
+    "  index SPEC [--json]          a compressed tarball's index: built once, then listings and\n"
+    "                               members come from it (--drop removes it)\n"
     "  map SPEC [--json]            disk images: extents of the virtual disk (like qemu-img map)\n"
     "  extract SPEC -C DIR          safe extraction into DIR\n"
     "  pxar-create DIR -o OUT       write DIR as a pxar archive (--split: .mpxar + .ppxar)\n"
@@ -51,6 +54,7 @@ static const char *kHelp =
     "a memory blow-up (--memory-limit SIZE, default 2G) or a loop that works without reading or\n"
     "writing (--time-limit SECONDS, default 30) ends it with a message, exit status 1;\n"
     "--no-sandbox parses in this process.\n"
+    "--no-index reads and writes no archive index (kept in $XDG_CACHE_HOME/archivescope/index).\n"
     "Every command takes --help. Anywhere on the line, --allow-backing lets disk images follow\n"
     "backing files outside their own folder (absolute paths, ../); by default those are refused.\n"
     "--charset NAME decodes legacy archive names (zip, tar, cpio, cab) from NAME (e.g. CP866,\n"
@@ -115,6 +119,11 @@ int main(int argc, char **argv)
         setDefaultNameCharset(charset.toLatin1());
         --i;
     }
+    // Global: --no-index (no archive index read or written).
+    if (const qsizetype at = args.indexOf(QStringLiteral("--no-index")); at >= 0) {
+        args.removeAll(QStringLiteral("--no-index"));
+        index_cache::setEnabled(false);
+    }
     // Global: parse in a locked-down worker process (--no-sandbox, --memory-limit, --time-limit).
     cli::WorkerOptions worker;
     if (auto bad = cli::takeWorkerOptions(args, worker))
@@ -143,6 +152,7 @@ int main(int argc, char **argv)
         {"strategies", cli::runStrategies},
         {"cat", cli::runCat},
         {"ls", cli::runLs},
+        {"index", cli::runIndex},
         {"info", cli::runInfo},
         {"extract", cli::runExtract},
         {"bench", cli::runBench},
@@ -178,7 +188,8 @@ int main(int argc, char **argv)
     // lockdown cannot: the whole benchmark runs here, as with --no-sandbox.
     const bool runsCommands = !parsing.isEmpty() && parsing.first() == QLatin1String("bench") && cli::benchStartsPrograms(parsing);
     if (!worker.sandbox || parsing.isEmpty() || !cli::parsesInWorker(parsing.first()) || parsing.first() == QLatin1String("mime-type") || runsCommands ||
-        args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
+        args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h")) ||
+        (parsing.first() == QLatin1String("index") && parsing.contains(QStringLiteral("--drop")))) { // removes a file of the cache
         const int status = run();
         writeWorkCounters();
         return status;

@@ -20,10 +20,20 @@ void setAtomicWriter(AtomicWriter given)
     writer() = std::move(given);
 }
 
+bool writerIsParent()
+{
+    return bool(writer());
+}
+
 Result<void> writeFileAtomically(const QString &path, const QByteArray &bytes)
 {
     if (writer())
         return writer()(path, bytes);
+    return writeFileHere(path, bytes, Durability::Durable);
+}
+
+Result<void> writeFileHere(const QString &path, const QByteArray &bytes, Durability durability)
+{
     const QFileInfo info(path);
     const QByteArray dir = info.absolutePath().toLocal8Bit();
     QByteArray temp = (info.absolutePath() + QStringLiteral("/.") + info.fileName() + QStringLiteral(".tmp-XXXXXX")).toLocal8Bit();
@@ -44,7 +54,7 @@ Result<void> writeFileAtomically(const QString &path, const QByteArray &bytes)
             return failed(QStringLiteral("write"));
         done += n;
     }
-    if (::fchmod(fd, 0644) != 0 || ::fsync(fd) != 0)
+    if (::fchmod(fd, 0644) != 0 || (durability == Durability::Durable && ::fsync(fd) != 0))
         return failed(QStringLiteral("fsync"));
     if (::close(fd) != 0) {
         const int err = errno;
@@ -56,7 +66,7 @@ Result<void> writeFileAtomically(const QString &path, const QByteArray &bytes)
         ::unlink(temp.constData());
         return Error::system(path, QStringLiteral("rename into place"), err);
     }
-    const int dirfd = ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    const int dirfd = durability == Durability::Durable ? ::open(dir.constData(), O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     if (dirfd >= 0) {
         ::fsync(dirfd);
         ::close(dirfd);

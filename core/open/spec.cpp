@@ -106,7 +106,7 @@ static Result<std::optional<Entry>> findEntry(Container &container, const QByteA
     }
     PathLookup lookup(path);
     Result<void> done;
-    if (kept && container.mayRepeatNames()) {
+    if (kept && container.mayRepeatNames() && !container.listsFromIndex()) {
         done = container.walkSelection(path, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
             if (lookup.matches(entry))
                 *kept = keptContent(entry, read);

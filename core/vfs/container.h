@@ -54,6 +54,9 @@ public:
 
     // Whether one name may appear several times, the last being the current one (a tar appended
     // to with `tar -r`): lookups then read to the end.
+    // Whether its listing comes from a kept index (no decoding) and members are reached directly:
+    // a lookup lists, then opens the member, instead of keeping content on the way.
+    virtual bool listsFromIndex() const { return false; }
     virtual bool mayRepeatNames() const { return false; }
     // Looks one path up; the default lists until it is found (the last one, see mayRepeatNames).
     virtual Result<Entry> find(const QByteArray &path);

@@ -20,8 +20,18 @@ static ProblemHandler &defaultHandler()
     return h;
 }
 
+namespace {
+thread_local uint64_t tReported = 0;
+}
+
+uint64_t problemsReportedHere()
+{
+    return tReported;
+}
+
 void reportProblem(const Error &problem)
 {
+    ++tReported;
     if (tHandler) {
         if (*tHandler)
             (*tHandler)(problem);

@@ -14,6 +14,8 @@ using ProblemHandler = std::function<void(const Error &)>;
 
 // Sends a problem to this thread's handler (a ProblemScope), else to the process-wide one.
 void reportProblem(const Error &problem);
+// How many problems this thread has reported so far (whether an operation met any).
+uint64_t problemsReportedHere();
 // The handler for threads without a scope (the CLI sets one; by default problems are dropped).
 void setDefaultProblemHandler(ProblemHandler handler);
 

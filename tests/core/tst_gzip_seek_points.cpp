@@ -133,7 +133,8 @@ private Q_SLOTS:
         uint32_t x = 99;
         for (int i = 0; i < 40; ++i) {
             x = x * 1103515245u + 12345u;
-            const uint64_t offset = i == 0 ? 0 : i == 1 ? uint64_t(original_.size()) - 1000 : uint64_t(x) % uint64_t(original_.size());
+            const uint64_t offset = i == 0 ? 0 : i == 1 ? uint64_t(original_.size()) - 1000
+                                                        : uint64_t(x) % uint64_t(original_.size());
             const uint64_t before = source->bytes();
             const QByteArray got = readAt(source, shared, offset, 70000);
             QCOMPARE(got, original_.mid(qsizetype(offset), 70000));

@@ -4,6 +4,9 @@
 #include "io/byte_text.h"
 
 #include "archive_entry_source.h"
+#include "index_cache.h"
+#include "io/filters/filter_chain.h"
+#include "io/filters/gzip_seek_points.h"
 #include "io/byte_text.h"
 #include "io/slice_source.h"
 #include "name_charset.h"
@@ -93,6 +96,21 @@ static QString shortFormatName(const QString &libarchiveName, LibarchiveReader::
 Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::Mode mode)
 {
     std::shared_ptr<ArchiveContainer> container(new ArchiveContainer(std::move(source), mode));
+    // A compressed tar read before: what the index keeps is enough to open it, nothing decoded.
+    if (mode == LibarchiveReader::Mode::Archives && index_cache::enabled()) {
+        char head[kRecogniseBytes] = {};
+        auto got = container->source_->readAt(0, std::span(head, sizeof head));
+        if (got && recogniseCompression(QByteArrayView(head, qsizetype(*got))) != Compression::None) {
+            if (auto loaded = index_cache::load(*container->source_)) {
+                container->libarchiveFormat_ = loaded->libarchiveFormat;
+                container->filters_ = loaded->filters;
+                container->formatName_ = shortFormatName(container->libarchiveFormat_, mode);
+                container->indexable_ = true;
+                container->index_ = std::make_shared<const ArchiveIndex>(std::move(*loaded));
+                return ContainerPtr(container);
+            }
+        }
+    }
     // Problems of the first entry are reported when the archive is listed, not twice.
     const ProblemScope quiet([](const Error &) {});
     auto r = container->reader();
@@ -120,22 +138,72 @@ Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::
     container->formatName_ = shortFormatName(container->libarchiveFormat_, mode);
     if (mode == LibarchiveReader::Mode::SingleCompressed && !container->filters_.isEmpty())
         container->formatName_ = container->filters_.first();
+    // A compressed tar (read again from its first byte for every member otherwise) keeps an index.
+    container->indexable_ = mode == LibarchiveReader::Mode::Archives && *firstHeader && !container->filters_.isEmpty() &&
+                            ((*r)->formatCode() & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR && index_cache::enabled();
+
     return ContainerPtr(container);
+}
+
+std::shared_ptr<const ArchiveIndex> ArchiveContainer::index() const
+{
+    const std::lock_guard lock(indexMutex_);
+    return index_;
 }
 
 Result<void> ArchiveContainer::list(const EntrySink &sink)
 {
-    auto r = reader();
+    if (auto kept = index()) {
+        for (const Entry &e : kept->entries) {
+            if (!sink(e))
+                return {};
+        }
+        return {};
+    }
+    // The first complete listing of a compressed tar makes its index: where each header lies in
+    // the decoded stream, and (gzip) seek points made by the same pass.
+    std::optional<QByteArray> identity = indexable_ ? index_cache::identityOf(*source_) : std::nullopt;
+    const bool gzip = identity && filters_ == QStringList{QStringLiteral("gzip")};
+    GzipSeekRecorder recorder;
+    auto r = LibarchiveReader::open(source_, mode_, charset_, gzip ? &recorder : nullptr);
     if (!r)
         return std::move(r).error();
+    ArchiveIndex made;
+    const uint64_t problemsBefore = problemsReportedHere();
     Entry entry;
     for (;;) {
         auto more = next(**r, entry);
         if (!more)
             return std::move(more).error();
-        if (!*more || !sink(entry))
+        if (!*more)
+            break;
+        if (identity) {
+            made.entries.push_back(entry);
+            made.headers.push_back((*r)->headerPosition());
+        }
+        if (!sink(entry))
             return {};
     }
+    // An archive with problems is listed in full each time: the index would hide them.
+    if (!identity || problemsReportedHere() != problemsBefore)
+        return {};
+    auto decoded = (*r)->drainDecoded();
+    if (!decoded)
+        return {}; // what follows the archive is damaged: no index, the listing stands
+    made.identity = *identity;
+    made.libarchiveFormat = libarchiveFormat_;
+    made.filters = filters_;
+    made.decodedSize = *decoded;
+    if (gzip) {
+        if (auto points = recorder.finish(*decoded))
+            made.gzip = std::make_shared<const GzipSeekIndex>(std::move(*points));
+    }
+    auto kept = std::make_shared<const ArchiveIndex>(std::move(made));
+    if (auto saved = index_cache::save(*kept); !saved)
+        index_cache::notice(QStringLiteral("the index of %1 was not kept: %2").arg(source_->name(), saved.error().toString()));
+    const std::lock_guard lock(indexMutex_);
+    index_ = std::move(kept);
+    return {};
 }
 
 Result<void> ArchiveContainer::walk(const ContentSink &sink)
@@ -184,7 +252,7 @@ Result<SourcePtr> ArchiveContainer::open(const Entry &entry)
         return Error::make(ErrorKind::Unsupported, name, QStringLiteral("unreadable: %1").arg(QString::fromUtf8(entry.problem)));
     if (entry.dataOffset != kUnknown && entry.type == EntryType::File)
         return SourcePtr(std::make_shared<SliceSource>(source_, entry.dataOffset, entry.size, name));
-    return ArchiveEntrySource::open(source_, mode_, charset_, entry, name);
+    return ArchiveEntrySource::open(source_, mode_, charset_, entry, name, index());
 }
 
 QJsonObject ArchiveContainer::info() const

@@ -3,9 +3,12 @@
 // Everything libarchive reads, as a container: tar (all variants and filters), zip, 7z, iso9660,
 // cpio, ar, xar, cab, rar, lha, warc, and single compressed files (one entry).
 
+#include "archive_index.h"
 #include "compressed_facts.h"
 #include "libarchive_reader.h"
 #include "vfs/container.h"
+
+#include <mutex>
 
 namespace asc {
 
@@ -22,6 +25,12 @@ public:
     // Any archive may carry a name twice (a tar appended to, a zip or LHA written twice over):
     // the last one counts, as it does when bsdtar extracts.
     bool mayRepeatNames() const override { return true; }
+    bool listsFromIndex() const override { return index() != nullptr; }
+    // The index this container lists from and reads members through: loaded when it opened, or
+    // made by its first complete listing (null: none, or the format is not indexed).
+    std::shared_ptr<const ArchiveIndex> index() const;
+    // A compressed tar whose listing and seek points are worth keeping.
+    bool indexable() const { return indexable_; }
 
 private:
     ArchiveContainer(SourcePtr source, LibarchiveReader::Mode mode);
@@ -36,6 +45,9 @@ private:
     QStringList filters_;
     QByteArray charset_; // names decoded from this (empty: as stored), fixed at open
     CompressedFacts facts_; // single compressed files only
+    bool indexable_ = false;
+    mutable std::mutex indexMutex_; // a listing on one thread may make it while another reads
+    std::shared_ptr<const ArchiveIndex> index_;
 };
 
 } // namespace asc

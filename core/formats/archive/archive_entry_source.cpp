@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "archive_entry_source.h"
 
+#include "index_cache.h"
+
 #include "io/memory_source.h"
 #include "vfs/problems.h"
 
@@ -20,9 +22,14 @@ ArchiveEntrySource::ArchiveEntrySource(SourcePtr archive, LibarchiveReader::Mode
 {
 }
 
-Result<SourcePtr> ArchiveEntrySource::open(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, const Entry &entry, QString name)
+Result<SourcePtr> ArchiveEntrySource::open(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, const Entry &entry, QString name,
+                                           std::shared_ptr<const ArchiveIndex> index)
 {
     std::shared_ptr<ArchiveEntrySource> source(new ArchiveEntrySource(std::move(archive), mode, std::move(charset), entry.ordinal, name));
+    source->path_ = entry.path;
+    if (index && index->gzip && entry.ordinal < index->entries.size() && index->entries[size_t(entry.ordinal)].path == entry.path &&
+        index->headers[size_t(entry.ordinal)] != kUnknown)
+        source->index_ = std::move(index);
     if (entry.size == kUnknown) {
         auto measured = source->measure();
         if (!measured)
@@ -42,10 +49,35 @@ Result<SourcePtr> ArchiveEntrySource::open(SourcePtr archive, LibarchiveReader::
     return SourcePtr(source);
 }
 
+bool ArchiveEntrySource::restartFromIndex() const
+{
+    const uint64_t header = index_->headers[size_t(ordinal_)];
+    auto stream = openGzipAt(archive_, index_->gzip, header, archive_->name());
+    if (!stream)
+        return false;
+    auto r = LibarchiveReader::openTarAt(archive_, std::move(stream).value(), charset_);
+    if (!r)
+        return false;
+    Entry entry;
+    auto found = (*r)->next(entry);
+    if (!found || !*found || entry.path != path_)
+        return false;
+    reader_ = std::move(r).value();
+    return true;
+}
+
 Result<void> ArchiveEntrySource::restart() const
 {
     reader_.reset();
     decoded_ = 0;
+    if (index_) {
+        const ProblemScope quiet([](const Error &) {});
+        if (restartFromIndex())
+            return {};
+        reader_.reset();
+        index_cache::notice(QStringLiteral("%1: the index does not lead to this member; reading the archive from its start").arg(name_));
+        index_.reset(); // one notice; the archive is read through from now on
+    }
     // The headers on the way were reported when the archive was listed.
     const ProblemScope quiet([](const Error &) {});
     auto r = LibarchiveReader::open(archive_, mode_, charset_);

@@ -4,6 +4,7 @@
 // the last position; a read behind it restarts decoding from the archive's start (that is what
 // compressed streams allow). Small members are decoded once into memory for cheap random access.
 
+#include "archive_index.h"
 #include "libarchive_reader.h"
 
 #include <mutex>
@@ -12,7 +13,10 @@ namespace asc {
 
 class ArchiveEntrySource final : public ByteSource {
 public:
-    static Result<SourcePtr> open(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, const Entry &entry, QString name);
+    // With `index`, the member is read from the seek point before its header, not from the
+    // archive's first byte (and from there if the index does not lead to it, with a notice).
+    static Result<SourcePtr> open(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, const Entry &entry, QString name,
+                                  std::shared_ptr<const ArchiveIndex> index = nullptr);
 
     uint64_t size() const override { return size_; }
     Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override;
@@ -21,6 +25,8 @@ public:
 private:
     ArchiveEntrySource(SourcePtr archive, LibarchiveReader::Mode mode, QByteArray charset, uint64_t ordinal, QString name);
     Result<void> restart() const;
+    // The reader at the member through the index; false when the index does not lead to it.
+    bool restartFromIndex() const;
     Result<void> moveTo(uint64_t offset) const;
     // Decodes the whole member once to learn its size (single compressed files do not store it).
     Result<uint64_t> measure() const;
@@ -29,6 +35,8 @@ private:
     LibarchiveReader::Mode mode_;
     QByteArray charset_;
     uint64_t ordinal_;
+    QByteArray path_; // the member's, to check what the index leads to
+    mutable std::shared_ptr<const ArchiveIndex> index_; // dropped when it does not lead to the member
     QString name_;
     uint64_t size_ = 0;
     mutable std::mutex mutex_;

@@ -55,7 +55,42 @@ Error LibarchiveReader::error(const QString &what) const
     return Error::format(source_->name(), position_, message);
 }
 
-Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr source, Mode mode, const QByteArray &nameCharset)
+Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openTarAt(SourcePtr source, StreamPtr decoded, const QByteArray &nameCharset)
+{
+    std::unique_ptr<LibarchiveReader> reader(new LibarchiveReader(std::move(source), Mode::Archives));
+    archive *a = archive_read_new();
+    if (!a)
+        return Error::system(reader->source_->name(), QStringLiteral("archive_read_new"), ENOMEM);
+    reader->archive_ = a;
+    archive_read_support_format_tar(a);
+    if (!nameCharset.isEmpty() && archive_read_set_options(a, ("hdrcharset=" + nameCharset).constData()) < ARCHIVE_WARN)
+        return Error::make(ErrorKind::Usage, reader->source_->name(), QStringLiteral("cannot decode names from '%1'").arg(QString::fromLatin1(nameCharset)));
+    reader->decoded_ = std::make_unique<Readahead>(std::move(decoded), false);
+    reader->ourFilters_ = {QStringLiteral("gzip")};
+    archive_read_set_callback_data(a, reader.get());
+    archive_read_set_read_callback(a, &LibarchiveReader::readCallback);
+    archive_read_set_skip_callback(a, &LibarchiveReader::skipCallback);
+    if (archive_read_open1(a) != ARCHIVE_OK)
+        return reader->error(QStringLiteral("cannot open archive at the index's seek point"));
+    reader->headerReadSize_ = kHeaderReadSize;
+    return reader;
+}
+
+Result<uint64_t> LibarchiveReader::drainDecoded()
+{
+    if (!decoded_)
+        return decodedOut_;
+    for (;;) {
+        auto block = decoded_->next();
+        if (!block)
+            return std::move(block).error();
+        if (block->empty())
+            return decodedOut_;
+        decodedOut_ += block->size();
+    }
+}
+
+Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr source, Mode mode, const QByteArray &nameCharset, GzipSeekRecorder *recorder)
 {
     std::unique_ptr<LibarchiveReader> reader(new LibarchiveReader(std::move(source), mode));
     archive *a = archive_read_new();
@@ -79,7 +114,7 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
     // gzip, xz and zstd are ours (ISA-L, multi-threaded xz, zstd), decoded ahead on another
     // core for inputs big enough to be worth a thread; libarchive parses what comes out, and
     // still decodes what we have no faster decoder for (bzip2, lz4, lzip, compress).
-    auto decoded = openDecoded(reader->source_);
+    auto decoded = openDecoded(reader->source_, kMaxFilterDepth, recorder);
     if (!decoded)
         return std::move(decoded).error();
     if (!decoded->filters.isEmpty()) {
@@ -112,6 +147,7 @@ ssize_t LibarchiveReader::readCallback(archive *, void *self, const void **buffe
             return -1;
         }
         r->position_ = r->decoded_->consumed();
+        r->decodedOut_ += block->size();
         *buffer = block->data();
         return static_cast<ssize_t>(block->size());
     }
@@ -365,6 +401,10 @@ Result<bool> LibarchiveReader::next(Entry &entry)
         return error(QStringLiteral("cannot read entry header"));
     fill(raw, entry);
     unreadable_ = false;
+    {
+        const la_int64_t header = archive_read_header_position(archive_);
+        headerPosition_ = header >= 0 ? uint64_t(header) : kUnknown;
+    }
     if (mode_ == Mode::Archives) {
         const char *rawPath = archive_entry_pathname(raw);
         if (!rawPath)

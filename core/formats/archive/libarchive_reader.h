@@ -20,6 +20,9 @@ struct archive_entry;
 namespace asc {
 
 class Readahead;
+class GzipSeekRecorder;
+class ByteStream;
+using StreamPtr = std::unique_ptr<ByteStream>;
 
 class LibarchiveReader : private EntryContent::Blocks {
 public:
@@ -31,7 +34,16 @@ public:
     // Opens the handle; fails when libarchive recognises nothing. `nameCharset` (e.g. "KOI8-R")
     // asks the readers that support it (zip, tar, cpio, cab, ...) to decode stored names from it;
     // empty keeps names as stored.
-    static Result<std::unique_ptr<LibarchiveReader>> open(SourcePtr source, Mode mode, const QByteArray &nameCharset = {});
+    static Result<std::unique_ptr<LibarchiveReader>> open(SourcePtr source, Mode mode, const QByteArray &nameCharset = {},
+                                                          GzipSeekRecorder *recorder = nullptr);
+    // A tar read from `decoded`, the archive's decoded bytes from a member's header on (an
+    // index's seek point): tar only, no filters. `source` is the archive, for names and errors.
+    static Result<std::unique_ptr<LibarchiveReader>> openTarAt(SourcePtr source, StreamPtr decoded, const QByteArray &nameCharset = {});
+    // Where the last header read starts in the decoded stream (pax and long-name headers first).
+    uint64_t headerPosition() const { return headerPosition_; }
+    // Reads what is left of the decoded stream after the archive's end (a tar's padding, what
+    // follows): a gzip's seek points cover all of it. Its total size.
+    Result<uint64_t> drainDecoded();
     ~LibarchiveReader() override;
     LibarchiveReader(const LibarchiveReader &) = delete;
     LibarchiveReader &operator=(const LibarchiveReader &) = delete;
@@ -79,6 +91,8 @@ private:
     size_t readSize_ = 16 << 10; // how much of block_ the next read fills: small for headers, whole for data
     size_t headerReadSize_ = 16 << 10; // readSize_ while headers are read
     uint64_t position_ = 0;
+    uint64_t decodedOut_ = 0; // bytes of decoded_ handed to libarchive
+    uint64_t headerPosition_ = kUnknown;
     uint64_t entriesRead_ = 0;
     std::optional<Error> sourceError_;
     std::unique_ptr<Readahead> decoded_; // our decoders' output, when the file is gzip, xz or zstd

@@ -484,7 +484,7 @@ Decoded decode(std::span<const uint8_t> in, uint64_t startBit, const Limits &lim
     return decoder.run(false);
 }
 
-std::optional<uint64_t> findBlock(std::span<const uint8_t> before, std::span<const uint8_t> in, uint64_t fromBit, uint64_t toBit)
+std::optional<uint64_t> findBlock(std::span<const uint8_t> before, std::span<const uint8_t> in, uint64_t fromBit, uint64_t toBit, bool decodeFirst)
 {
     toBit = std::min<uint64_t>(toBit, in.size() * 8);
     Limits trial;
@@ -533,6 +533,8 @@ std::optional<uint64_t> findBlock(std::span<const uint8_t> before, std::span<con
             bit = *end * 8 - 1;
             continue;
         }
+        if (!decodeFirst)
+            return bit;
         Decoder decoder(in, bit, trial);
         const Decoded first = decoder.run(true);
         if (first.stop == Stop::Failed) {

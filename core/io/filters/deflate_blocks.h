@@ -58,7 +58,9 @@ Decoded decode(std::span<const uint8_t> in, uint64_t startBit, const Limits &lim
 // known), and its first block decodes to its end (or to the end of `in`) with distances that stay
 // within 32 KiB of its start. A chance match is still possible; what it decodes to is checked
 // when the block before it is known to end there.
-std::optional<uint64_t> findBlock(std::span<const uint8_t> before, std::span<const uint8_t> in, uint64_t fromBit, uint64_t toBit);
+// Without `decodeFirst`, the header alone is checked (for a caller that proves the start anyway,
+// faster than decoding the block here).
+std::optional<uint64_t> findBlock(std::span<const uint8_t> before, std::span<const uint8_t> in, uint64_t fromBit, uint64_t toBit, bool decodeFirst = true);
 
 // Replaces the markers of `symbols` by the bytes of `window` (the kWindow bytes before the
 // start; shorter when the stream began less than kWindow before) into `out`. False when a

@@ -58,13 +58,13 @@ QString compressionName(Compression c)
     return QStringLiteral("none");
 }
 
-Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth)
+Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth, GzipSeekRecorder *recorder)
 {
     const QString where = source->name();
-    return openDecoded(std::make_unique<SourceStream>(std::move(source)), where, maxDepth);
+    return openDecoded(std::make_unique<SourceStream>(std::move(source)), where, maxDepth, recorder);
 }
 
-Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth)
+Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth, GzipSeekRecorder *recorder)
 {
     DecodedStream decoded;
     auto peekable = std::make_unique<PeekStream>(std::move(stream));
@@ -83,7 +83,13 @@ Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int ma
         const QString layer = depth == 0 ? where : QStringLiteral("%1 (inside %2)").arg(where, decoded.filters.first());
         StreamPtr next;
         switch (c) {
-        case Compression::Gzip: next = std::make_unique<GzipStream>(std::move(peekable), layer); break;
+        case Compression::Gzip: {
+            auto gzip = std::make_unique<GzipStream>(std::move(peekable), layer);
+            if (recorder && depth == 0)
+                gzip->recordSeekPoints(recorder); // before its first byte: the file's own offsets
+            next = std::move(gzip);
+            break;
+        }
         case Compression::Xz: next = std::make_unique<XzStream>(std::move(peekable), layer); break;
         case Compression::Zstd: next = std::make_unique<ZstdStream>(std::move(peekable), layer); break;
         case Compression::Bzip2: next = std::make_unique<Bzip2Stream>(std::move(peekable), layer); break;

@@ -34,9 +34,11 @@ struct DecodedStream {
 // How many of our filters may stack before the input is refused.
 constexpr int kMaxFilterDepth = 4;
 
-// `where` names the file in errors.
-Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth = kMaxFilterDepth);
+class GzipSeekRecorder;
+// `where` names the file in errors. With `recorder`, a file that is gzip records its seek points
+// into it as it is read (io/filters/gzip_seek_points).
+Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth = kMaxFilterDepth, GzipSeekRecorder *recorder = nullptr);
 // The same over any stream (tests, fuzzers).
-Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth = kMaxFilterDepth);
+Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth = kMaxFilterDepth, GzipSeekRecorder *recorder = nullptr);
 
 } // namespace asc

@@ -6,6 +6,7 @@
 
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
@@ -40,44 +41,66 @@ bool GzipSeekIndex::plausible(uint64_t maxSpan) const
     return true;
 }
 
-void GzipSeekRecorder::add(GzipSeekPoint point)
+void GzipSeekRecorder::close(uint64_t out, uint32_t memberCrc)
 {
-    if (!points_.empty() && point.out <= points_.back().out)
-        return; // two at one place (an empty member): the first serves
-    if (!point.memberStart)
-        nextDue_ = point.out + spacing_;
+    if (!open_)
+        return;
+    GzipSeekPoint &p = points_.back();
+    // crc(A + B) = shift(crc(A), |B|) ^ crc(B): the span's own CRC from the member's two.
+    p.spanCrc = memberCrc ^ uint32_t(crc32_combine(openCrc_, 0, z_off_t(out - p.out)));
+    open_ = false;
+    lastOut_ = out;
+}
+
+void GzipSeekRecorder::memberStart(uint64_t out, uint64_t headerOffset)
+{
+    if (open_ || (!points_.empty() && out < lastOut_)) {
+        broken_ = true;
+        return;
+    }
+    if (!points_.empty() && points_.back().out == out) {
+        // An empty member before: this one serves that offset.
+        if (!points_.back().memberStart) {
+            broken_ = true;
+            return;
+        }
+        points_.pop_back();
+    }
+    GzipSeekPoint p;
+    p.out = out;
+    p.bit = headerOffset * 8;
+    p.memberStart = true;
+    points_.push_back(std::move(p));
+    open_ = true;
+    openCrc_ = 0;
+}
+
+void GzipSeekRecorder::blockPoint(GzipSeekPoint point, uint32_t memberCrc)
+{
+    if (!open_ || point.out <= points_.back().out) {
+        broken_ = true;
+        return;
+    }
+    close(point.out, memberCrc);
+    nextDue_ = point.out + spacing_;
     points_.push_back(std::move(point));
-    settle();
+    open_ = true;
+    openCrc_ = memberCrc;
 }
 
-void GzipSeekRecorder::settle()
+void GzipSeekRecorder::memberEnd(uint64_t out, uint32_t memberCrc)
 {
-    // A point reached ends the span before it.
-    while (open_ + 1 < points_.size() && points_[open_ + 1].out == out_) {
-        points_[open_].spanCrc = crc_;
-        crc_ = 0;
-        ++open_;
+    if (!open_ || out < points_.back().out) {
+        broken_ = true;
+        return;
     }
-}
-
-void GzipSeekRecorder::output(const uint8_t *data, size_t size)
-{
-    while (size > 0) {
-        const uint64_t boundary = open_ + 1 < points_.size() ? points_[open_ + 1].out : UINT64_MAX;
-        const size_t take = size_t(std::min<uint64_t>(size, boundary - out_));
-        crc_ = crc32_gzip_refl(crc_, data, take);
-        out_ += take;
-        data += take;
-        size -= take;
-        settle();
-    }
+    close(out, memberCrc);
 }
 
 std::optional<GzipSeekIndex> GzipSeekRecorder::finish(uint64_t decodedSize)
 {
-    if (points_.empty() || out_ != decodedSize || open_ + 1 != points_.size())
+    if (broken_ || open_ || points_.empty() || lastOut_ != decodedSize)
         return std::nullopt;
-    points_.back().spanCrc = crc_;
     GzipSeekIndex index;
     index.points = std::move(points_);
     index.decodedSize = decodedSize;

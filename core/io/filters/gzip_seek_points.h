@@ -33,7 +33,8 @@ struct GzipSeekIndex {
     bool plausible(uint64_t maxSpan) const;
 };
 
-// Collects points while GzipStream inflates; the stream tells it what it decodes, in order.
+// Collects points while GzipStream inflates. The spans' CRCs come from the inflater's own running
+// CRC of each member (combined, zlib's crc32_combine), so recording reads no output again.
 class GzipSeekRecorder {
 public:
     explicit GzipSeekRecorder(uint64_t spacing = uint64_t(8) << 20)
@@ -43,24 +44,27 @@ public:
     // Whether a block point is wanted by decoded offset `out`.
     bool due(uint64_t out) const { return out >= nextDue_; }
     // No block start was proven near `out`: try again a little later.
-    void postpone(uint64_t out) { nextDue_ = out + (uint64_t(1) << 20); }
-    // A point at or after what was decoded so far.
-    void add(GzipSeekPoint point);
-    // The decoded bytes, in order (for the spans' CRCs).
-    void output(const uint8_t *data, size_t size);
-    // The stream ended after `decodedSize` bytes: the index, or nothing when the output did not
-    // add up (a point never reached).
+    void postpone(uint64_t out) { nextDue_ = out + spacing_ / 4; }
+    // A member starts at decoded offset `out`, its header at `headerOffset` in the file.
+    void memberStart(uint64_t out, uint64_t headerOffset);
+    // A block point; `memberCrc` is the CRC-32 of the member's output up to it.
+    void blockPoint(GzipSeekPoint point, uint32_t memberCrc);
+    // The member ended at `out`, its output's CRC-32 `memberCrc`.
+    void memberEnd(uint64_t out, uint32_t memberCrc);
+    // The stream ended after `decodedSize` bytes: the index, or nothing when the events did not
+    // add up (a member not ended).
     std::optional<GzipSeekIndex> finish(uint64_t decodedSize);
     uint64_t spacing() const { return spacing_; }
 
 private:
-    void settle();
+    void close(uint64_t out, uint32_t memberCrc); // the open span ends here
     uint64_t spacing_;
     uint64_t nextDue_ = 0;
     std::vector<GzipSeekPoint> points_;
-    size_t open_ = 0; // the point whose span is being summed
-    uint64_t out_ = 0;
-    uint32_t crc_ = 0;
+    bool open_ = false; // the last point's span is not closed yet
+    uint32_t openCrc_ = 0; // the member's CRC at the last point
+    uint64_t lastOut_ = 0;
+    bool broken_ = false;
 };
 
 // The decoded stream from `offset` on, read through `index`: each span is inflated from its point

@@ -4,7 +4,9 @@
 #include "deflate_blocks.h"
 #include "io/cancel.h"
 
+#include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cstring>
@@ -102,13 +104,8 @@ Result<void> GzipStream::startMember()
     memberStart_ = input_.offset();
     memberOut_ = 0;
     inMember_ = true;
-    if (recorder_) {
-        GzipSeekPoint point;
-        point.out = totalOut_;
-        point.bit = memberStart_ * 8;
-        point.memberStart = true;
-        recorder_->add(std::move(point));
-    }
+    if (recorder_)
+        recorder_->memberStart(totalOut_, memberStart_);
     const auto header = gzipHeaderLength(input_.data(), input_.available());
     if (piecesOptions_.threads >= 2 && header && input_.data()[2] == 8 && (input_.data()[3] & 0xe0) == 0 && !bgzfHeader(input_.data(), *header)) {
         // GzipPieces inflates the start as it is read and cuts the rest only once a few MiB are
@@ -188,12 +185,13 @@ Result<size_t> GzipStream::read(std::span<char> out)
         totalOut_ += wrote;
         if (rc < 0)
             return fail(isalErrorText(rc));
-        if (recorder_) {
-            recorder_->output(reinterpret_cast<const uint8_t *>(out.data() + produced - wrote), wrote);
+        if (state_->block_state == ISAL_BLOCK_FINISH) {
+            inMember_ = false;
+            if (recorder_)
+                recorder_->memberEnd(totalOut_, state_->crc);
+        } else if (recorder_) {
             checkpoint(out.first(produced));
         }
-        if (state_->block_state == ISAL_BLOCK_FINISH)
-            inMember_ = false;
     }
     return produced;
 }
@@ -215,7 +213,7 @@ void GzipStream::checkpoint(std::span<const char> out)
     const auto phase = state_->block_state;
     if (state_->bfinal || (phase != ISAL_BLOCK_CODED && phase != ISAL_BLOCK_TYPE0 && phase != ISAL_BLOCK_NEW_HDR))
         return; // the member's last block, or inside a header: the next read tries
-    constexpr size_t kSearch = size_t(512) << 10;
+    constexpr size_t kSearch = size_t(128) << 10; // a few blocks; further in stored data (no dynamic block) is not worth its cost
     if (!input_.ensure(std::min<size_t>(kSearch, input_.available() + kSearch)))
         return; // a read error: the next read reports it
     const std::span<const uint8_t> ahead(input_.data(), input_.available());
@@ -224,13 +222,15 @@ void GzipStream::checkpoint(std::span<const char> out)
         return;
     }
     uint64_t from = 0;
-    for (int attempt = 0; attempt < 4; ++attempt) {
-        const auto candidate = deflate::findBlock({}, ahead, from, (ahead.size() - 8) * 8);
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        // A header that checks out is proven by ISA-L below (faster than decoding it here).
+        const auto candidate = deflate::findBlock({}, ahead, from, (ahead.size() - 8) * 8, false);
         if (!candidate)
             break;
         GzipSeekPoint point;
-        if (proveBlockAt(*candidate, out.last(kWindow), point)) {
-            recorder_->add(std::move(point));
+        uint32_t memberCrc = 0;
+        if (proveBlockAt(*candidate, out.last(kWindow), point, memberCrc)) {
+            recorder_->blockPoint(std::move(point), memberCrc);
             return;
         }
         from = *candidate + 1;
@@ -238,7 +238,7 @@ void GzipStream::checkpoint(std::span<const char> out)
     recorder_->postpone(totalOut_);
 }
 
-bool GzipStream::proveBlockAt(uint64_t bit, std::span<const char> before, GzipSeekPoint &point)
+bool GzipStream::proveBlockAt(uint64_t bit, std::span<const char> before, GzipSeekPoint &point, uint32_t &memberCrc)
 {
     constexpr size_t kMaxProof = size_t(4) << 20; // output between here and the block start
     if (!probe_)
@@ -247,7 +247,8 @@ bool GzipStream::proveBlockAt(uint64_t bit, std::span<const char> before, GzipSe
     probe_->crc_flag = ISAL_DEFLATE; // no trailer after the final block put at `bit`
     const uint64_t endByte = bit / 8;
     const std::vector<uint8_t> tail = deflate::finalBlockAt(input_.data()[endByte], unsigned(bit % 8));
-    probeOut_.resize(kMaxProof);
+    if (!probeOut_)
+        probeOut_ = std::make_unique_for_overwrite<uint8_t[]>(kMaxProof); // not zeroed: only what ISA-L writes is read
     const uint32_t startOut = probe_->total_out;
     const std::span<const uint8_t> parts[] = {std::span(input_.data(), size_t(endByte)), tail};
     for (int part = 0; part < 2; ++part) {
@@ -255,7 +256,7 @@ bool GzipStream::proveBlockAt(uint64_t bit, std::span<const char> before, GzipSe
         probe_->avail_in = uint32_t(parts[part].size());
         for (;;) {
             const uint32_t written = probe_->total_out - startOut;
-            probe_->next_out = probeOut_.data() + written;
+            probe_->next_out = probeOut_.get() + written;
             probe_->avail_out = uint32_t(kMaxProof - written);
             if (isal_inflate(probe_.get()) < 0)
                 return false;
@@ -273,12 +274,15 @@ bool GzipStream::proveBlockAt(uint64_t bit, std::span<const char> before, GzipSe
     if (probe_->block_state != ISAL_BLOCK_FINISH)
         return false;
     const size_t between = probe_->total_out - startOut;
+    // The member's CRC at the block: at this read's end (ISA-L's own), then the probe's bytes.
+    const uint32_t probed = crc32_gzip_refl(0, probeOut_.get(), between);
+    memberCrc = uint32_t(crc32_combine(state_->crc, probed, z_off_t(between)));
     // The 32 KiB before the block: what this read made, then what the probe made.
     QByteArray window;
     if (between < deflate::kWindow)
         window.append(before.last(deflate::kWindow - between).data(), qsizetype(deflate::kWindow - between));
     const size_t fromProbe = std::min(between, deflate::kWindow);
-    window.append(reinterpret_cast<const char *>(probeOut_.data() + between - fromProbe), qsizetype(fromProbe));
+    window.append(reinterpret_cast<const char *>(probeOut_.get() + between - fromProbe), qsizetype(fromProbe));
     point.out = totalOut_ + between;
     point.bit = input_.offset() * 8 + bit;
     point.memberStart = false;

@@ -41,7 +41,7 @@ private:
     Result<void> startMember();
     // After ISA-L's output `out` (the whole of this read's so far): a block point when one is due.
     void checkpoint(std::span<const char> out);
-    bool proveBlockAt(uint64_t bit, std::span<const char> before, GzipSeekPoint &point);
+    bool proveBlockAt(uint64_t bit, std::span<const char> before, GzipSeekPoint &point, uint32_t &memberCrc);
     FilterInput input_;
     QString where_;
     GzipPieces::Options piecesOptions_;
@@ -50,7 +50,7 @@ private:
     GzipPieces::Counts pieceCounts_; // of the members before
     GzipSeekRecorder *recorder_ = nullptr;
     std::unique_ptr<inflate_state> probe_; // a copy of state_ that proves a block start
-    std::vector<uint8_t> probeOut_;
+    std::unique_ptr<uint8_t[]> probeOut_;
     uint64_t totalOut_ = 0;
     uint64_t memberStart_ = 0;
     uint64_t memberOut_ = 0; // bytes out of the current member

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "file_requests.h"
 
+#include "formats/archive/index_cache.h"
 #include "formats/archive/name_charset.h"
 #include "formats/image/disk_image.h"
 #include "io/atomic_file.h"
@@ -8,6 +9,7 @@
 #include "io/file_source.h"
 #include "io/scratch_file.h"
 
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <cerrno>
@@ -201,7 +203,15 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
     case Kind::OpenFile: {
         QByteArray path;
         request >> path;
-        const int opened = request.ok() ? openForWorker(grants.files, path, grants.approved) : -EPROTO;
+        int opened = request.ok() ? openForWorker(grants.files, path, grants.approved) : -EPROTO;
+        if (opened == -EACCES && index_cache::enabled() && index_cache::isIndexPath(bytesToText(path))) {
+            // An archive's index in the cache: read-only, and used now (the cache keeps the
+            // most recently used).
+            opened = ::open(path.constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+            opened = opened >= 0 ? opened : -errno;
+            if (opened >= 0)
+                ::futimens(opened, nullptr);
+        }
         return pass(Message(Kind::FileAnswer) << qint32(opened < 0 ? -opened : 0), opened);
     }
     case Kind::CreateScratch: {
@@ -218,9 +228,17 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
         bool named = false;
         for (const QString &exported : grants.exports)
             named = named || sameFile(path, exported);
-        Result<void> written = !request.ok() ? Result<void>(Error::system(path, QStringLiteral("write"), EPROTO))
-                               : !named      ? Result<void>(Error::system(path, QStringLiteral("write"), EACCES))
-                                             : writeFileAtomically(path, bytes);
+        // An archive's index for the cache: stored only if it is one (the worker is not trusted
+        // to write anything else there), then the cache is trimmed.
+        const bool index = !named && request.ok() && index_cache::enabled() && index_cache::isIndexPath(path) && decodeIndex(bytes, path).ok();
+        if (index)
+            QDir().mkpath(index_cache::directory());
+        Result<void> written = !request.ok()      ? Result<void>(Error::system(path, QStringLiteral("write"), EPROTO))
+                               : !named && !index ? Result<void>(Error::system(path, QStringLiteral("write"), EACCES))
+                               : index            ? writeFileHere(path, bytes, Durability::Cache)
+                                                  : writeFileAtomically(path, bytes);
+        if (index && written)
+            index_cache::trim();
         Message answer(Kind::ExportAnswer);
         answer << bool(written);
         if (!written)

@@ -11,6 +11,7 @@
 // A walk streams without waiting for the client (one exchange per entry would make extraction a
 // ping-pong between the processes): entries, and the content of those in the selection.
 
+#include "vfs/entry_codec.h"
 #include "io/error.h"
 #include "open/inspection.h"
 #include "vfs/entry.h"
@@ -118,8 +119,6 @@ QDataStream &operator<<(QDataStream &out, const InspectedFacts &facts);
 QDataStream &operator>>(QDataStream &in, InspectedFacts &facts);
 QDataStream &operator<<(QDataStream &out, const TraceFacts &facts);
 QDataStream &operator>>(QDataStream &in, TraceFacts &facts);
-QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries);
-QDataStream &operator>>(QDataStream &in, std::vector<Entry> &entries);
 QDataStream &operator<<(QDataStream &out, const std::vector<Error> &errors);
 QDataStream &operator>>(QDataStream &in, std::vector<Error> &errors);
 QDataStream &operator<<(QDataStream &out, const RequestContext &context);

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#include "archive_index.h"
+
+#include "vfs/entry_codec.h"
+
+#include <QDataStream>
+#include <QIODevice>
+#include <zlib.h>
+#include <zstd.h>
+
+namespace asc {
+
+namespace {
+const QByteArray kMagic = QByteArrayLiteral("ASCINDEX");
+constexpr quint32 kVersion = 1;
+constexpr quint8 kLittleEndian = 1;
+// What ISA-L's window needs; a span no longer than this (index_cache's spacing, with room).
+constexpr qsizetype kWindow = 32768;
+constexpr uint64_t kMaxSpan = uint64_t(64) << 20;
+constexpr unsigned long long kMaxPayload = 1ULL << 30; // 5 million entries and more
+
+quint32 crcOf(const QByteArray &bytes)
+{
+    return quint32(crc32(0, reinterpret_cast<const Bytef *>(bytes.constData()), uInt(bytes.size())));
+}
+} // namespace
+
+QByteArray encodeIndex(const ArchiveIndex &index)
+{
+    QByteArray payload;
+    {
+        QDataStream out(&payload, QIODevice::WriteOnly);
+        out.setVersion(QDataStream::Qt_6_4);
+        out << index.identity << index.libarchiveFormat << index.filters << index.entries;
+        out << quint64(index.headers.size());
+        for (uint64_t h : index.headers)
+            out << quint64(h);
+        out << quint64(index.decodedSize) << bool(index.gzip);
+        if (index.gzip) {
+            out << quint64(index.gzip->decodedSize) << quint64(index.gzip->points.size());
+            for (const GzipSeekPoint &p : index.gzip->points)
+                out << quint64(p.out) << quint64(p.bit) << p.memberStart << quint32(p.spanCrc) << (p.window.isEmpty() ? QByteArray() : qCompress(p.window, 1));
+        }
+    }
+    // The listing is most of it (paths repeat their folders): compressed, fast.
+    QByteArray packed(qsizetype(ZSTD_compressBound(size_t(payload.size()))), Qt::Uninitialized);
+    const size_t n = ZSTD_compress(packed.data(), size_t(packed.size()), payload.constData(), size_t(payload.size()), 1);
+    packed.truncate(ZSTD_isError(n) ? 0 : qsizetype(n));
+    QByteArray file = kMagic;
+    QDataStream head(&file, QIODevice::Append);
+    head << kVersion << kLittleEndian << crcOf(packed) << quint64(packed.size());
+    return file + packed;
+}
+
+Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
+{
+    auto bad = [&](const QString &what) { return Error::format(where, std::nullopt, QStringLiteral("not a usable index: %1").arg(what)); };
+    const qsizetype headSize = kMagic.size() + 4 + 1 + 4 + 8;
+    if (bytes.size() < headSize || !bytes.startsWith(kMagic))
+        return bad(QStringLiteral("no index header"));
+    QDataStream head(bytes.mid(kMagic.size(), headSize - kMagic.size()));
+    quint32 version = 0, crc = 0;
+    quint8 order = 0;
+    quint64 length = 0;
+    head >> version >> order >> crc >> length;
+    if (version != kVersion || order != kLittleEndian || Q_BYTE_ORDER != Q_LITTLE_ENDIAN)
+        return bad(QStringLiteral("written by another version"));
+    const QByteArray packed = bytes.mid(headSize);
+    if (quint64(packed.size()) != length || crcOf(packed) != crc)
+        return bad(QStringLiteral("its checksum does not match (damaged or cut short)"));
+    const unsigned long long unpacked = ZSTD_getFrameContentSize(packed.constData(), size_t(packed.size()));
+    if (unpacked == ZSTD_CONTENTSIZE_ERROR || unpacked == ZSTD_CONTENTSIZE_UNKNOWN || unpacked > kMaxPayload)
+        return bad(QStringLiteral("its listing is damaged"));
+    QByteArray payload(qsizetype(unpacked), Qt::Uninitialized);
+    const size_t got = ZSTD_decompress(payload.data(), size_t(payload.size()), packed.constData(), size_t(packed.size()));
+    if (ZSTD_isError(got) || got != unpacked)
+        return bad(QStringLiteral("its listing is damaged"));
+    QDataStream in(payload);
+    in.setVersion(QDataStream::Qt_6_4);
+    ArchiveIndex index;
+    in >> index.identity >> index.libarchiveFormat >> index.filters >> index.entries;
+    quint64 headers = 0;
+    in >> headers;
+    if (in.status() != QDataStream::Ok || headers != index.entries.size() || headers * 8 > quint64(payload.size()))
+        return bad(QStringLiteral("its listing is inconsistent"));
+    index.headers.resize(size_t(headers));
+    for (uint64_t &h : index.headers) {
+        quint64 v = 0;
+        in >> v;
+        h = v;
+    }
+    quint64 decoded = 0;
+    bool hasGzip = false;
+    in >> decoded >> hasGzip;
+    index.decodedSize = decoded;
+    for (size_t i = 0; i < index.entries.size(); ++i) {
+        if (index.entries[i].ordinal != i || (index.headers[i] != kUnknown && index.headers[i] >= decoded))
+            return bad(QStringLiteral("entry %1 is out of place").arg(i));
+    }
+    if (hasGzip) {
+        auto gzip = std::make_shared<GzipSeekIndex>();
+        quint64 gzipSize = 0, count = 0;
+        in >> gzipSize >> count;
+        if (in.status() != QDataStream::Ok || count == 0 || count * 29 > quint64(payload.size()))
+            return bad(QStringLiteral("its seek points are inconsistent"));
+        gzip->decodedSize = gzipSize;
+        gzip->points.resize(size_t(count));
+        for (GzipSeekPoint &p : gzip->points) {
+            quint64 out = 0, bit = 0;
+            quint32 spanCrc = 0;
+            QByteArray window;
+            in >> out >> bit >> p.memberStart >> spanCrc >> window;
+            p.out = out;
+            p.bit = bit;
+            p.spanCrc = spanCrc;
+            if (!window.isEmpty()) {
+                // qUncompress trusts the size its first four bytes claim: checked first.
+                const quint32 claimed = window.size() >= 4 ? quint32(uchar(window[0])) << 24 | quint32(uchar(window[1])) << 16 | quint32(uchar(window[2])) << 8 | quint32(uchar(window[3])) : 0;
+                if (claimed == 0 || claimed > quint32(kWindow))
+                    return bad(QStringLiteral("a seek point's window is damaged"));
+                p.window = qUncompress(window);
+                if (p.window.isEmpty() || p.window.size() > kWindow)
+                    return bad(QStringLiteral("a seek point's window is damaged"));
+            }
+        }
+        if (in.status() != QDataStream::Ok || gzipSize != decoded || !gzip->plausible(kMaxSpan))
+            return bad(QStringLiteral("its seek points are inconsistent"));
+        index.gzip = std::move(gzip);
+    }
+    if (in.status() != QDataStream::Ok || !in.atEnd())
+        return bad(QStringLiteral("it does not end where it should"));
+    return index;
+}
+
+} // namespace asc

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// What one full pass over a compressed tarball learns, kept so that the next open need not
+// repeat it: the listing, where each member's header lies in the decoded stream, and the
+// decoder's seek points (gzip). With it a listing is read from the index, and a member is read
+// from the seek point before its header instead of from the archive's first byte.
+// The encoded index is untrusted input (a file in the user's cache): decodeIndex checks its
+// checksum, its counts against its length and the seek points' order before anything is used,
+// and what it leads to is checked again when read (the span CRCs, the member's header).
+
+#include "io/filters/gzip_seek_points.h"
+#include "io/result.h"
+#include "vfs/entry.h"
+
+#include <QStringList>
+#include <memory>
+#include <vector>
+
+namespace asc {
+
+struct ArchiveIndex {
+    QByteArray identity; // of the file it describes (index_cache.h)
+    QString libarchiveFormat;
+    QStringList filters;
+    std::vector<Entry> entries; // the listing, in archive order
+    std::vector<uint64_t> headers; // per entry: its header's offset in the decoded stream
+    std::shared_ptr<const GzipSeekIndex> gzip; // null: no seek points (the format has none here)
+    uint64_t decodedSize = 0;
+};
+
+QByteArray encodeIndex(const ArchiveIndex &index);
+// `where` names the index file in errors.
+Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where);
+
+} // namespace asc
