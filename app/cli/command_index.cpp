@@ -6,12 +6,9 @@
 #include "argument_parser.h"
 #include "cli_output.h"
 #include "commands.h"
-#include "formats/archive/archive_container.h"
-#include "formats/archive/index_cache.h"
-#include "open/spec.h"
+#include "open/archive_indexes.h"
 #include "units.h"
 
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -33,63 +30,40 @@ int runIndex(const QStringList &args)
     if (!location)
         return fail(spec, location.error());
     if (p.parser().isSet(QStringLiteral("drop"))) {
-        if (!location->source)
-            return fail(spec, Error::make(ErrorKind::Usage, spec, QStringLiteral("is a directory")));
-        auto dropped = index_cache::drop(*location->source);
+        auto dropped = dropArchiveIndex(*location);
         if (!dropped)
             return fail(spec, dropped.error());
         printLine(*dropped ? QStringLiteral("%1: index removed").arg(spec) : QStringLiteral("%1: had no index").arg(spec));
         return Success;
     }
-    if (!index_cache::enabled())
-        return fail(spec, Error::make(ErrorKind::Usage, spec, QStringLiteral("--no-index: indexes are neither read nor written")));
-    auto container = containerAt(*location);
-    if (!container)
-        return fail(spec, container.error());
-    auto *archive = dynamic_cast<ArchiveContainer *>(container->get());
-    if (!archive || !archive->indexable() || location->isDirectory())
-        return fail(spec, Error::make(ErrorKind::Unsupported, spec,
-                                      QStringLiteral("not indexed: only a compressed tar archive that is a file of its own has an index "
-                                                     "(an uncompressed tar is read where its members lie)")));
-    const bool existed = archive->index() != nullptr;
-    if (!existed) {
-        auto listed = archive->list([](const Entry &) { return true; });
-        if (!listed)
-            return fail(spec, listed.error());
-    }
-    const auto index = archive->index();
-    if (!index)
-        return fail(spec, Error::make(ErrorKind::Format, spec, QStringLiteral("no index was made: the archive has problems (ls shows them), or its end is damaged")));
-    const QString stored = index_cache::pathFor(index->identity);
-    const qint64 storedBytes = QFileInfo(stored).size();
-    const size_t points = index->gzip ? index->gzip->points.size() : 0;
-    const uint64_t spacing = points > 0 ? index->decodedSize / points : 0;
-    QString seekText;
-    if (index->gzip) {
-        seekText = QStringLiteral("%1 seek points, one per %2 of decoded bytes on average").arg(points).arg(sizeLabel(spacing));
-    } else {
-        seekText = QStringLiteral("no seek points: %1 has none here yet; a member is read from the archive's start").arg(index->filters.join(QStringLiteral(", ")));
-    }
+    auto made = archiveIndexAt(*location);
+    if (!made)
+        return fail(spec, made.error());
+    const ArchiveIndexFacts &index = *made;
+    const uint64_t spacing = index.seekPoints > 0 ? index.decodedBytes / index.seekPoints : 0;
+    const QString seekText = index.seekPoints > 0
+                                 ? QStringLiteral("%1 seek points, one per %2 of decoded bytes on average").arg(index.seekPoints).arg(sizeLabel(spacing))
+                                 : QStringLiteral("no seek points: %1 has none here yet; a member is read from the archive's start").arg(index.filters.join(QStringLiteral(", ")));
     if (json) {
         QJsonObject o;
         o[QStringLiteral("spec")] = spec;
-        o[QStringLiteral("index_file")] = stored;
-        o[QStringLiteral("index_bytes")] = double(storedBytes);
-        o[QStringLiteral("built_now")] = !existed;
-        o[QStringLiteral("format")] = index->libarchiveFormat;
-        o[QStringLiteral("filters")] = QJsonArray::fromStringList(index->filters);
-        o[QStringLiteral("members")] = double(index->entries.size());
-        o[QStringLiteral("decoded_bytes")] = double(index->decodedSize);
-        o[QStringLiteral("seek_points")] = double(points);
+        o[QStringLiteral("index_file")] = index.file;
+        o[QStringLiteral("index_bytes")] = double(index.fileBytes);
+        o[QStringLiteral("built_now")] = index.builtNow;
+        o[QStringLiteral("format")] = index.format;
+        o[QStringLiteral("filters")] = QJsonArray::fromStringList(index.filters);
+        o[QStringLiteral("members")] = double(index.members);
+        o[QStringLiteral("decoded_bytes")] = double(index.decodedBytes);
+        o[QStringLiteral("seek_points")] = double(index.seekPoints);
         o[QStringLiteral("seek_point_spacing")] = double(spacing);
         printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
         return Success;
     }
-    printLine(QStringLiteral("%1: %2").arg(spec, existed ? QStringLiteral("indexed") : QStringLiteral("indexed now (one full pass)")));
-    printLine(QStringLiteral("  format: %1, %2").arg(index->libarchiveFormat, index->filters.join(QStringLiteral(", "))));
-    printLine(QStringLiteral("  members: %1 in %2 decoded").arg(index->entries.size()).arg(sizeLabel(index->decodedSize)));
+    printLine(QStringLiteral("%1: %2").arg(spec, index.builtNow ? QStringLiteral("indexed now (one full pass)") : QStringLiteral("indexed")));
+    printLine(QStringLiteral("  format: %1, %2").arg(index.format, index.filters.join(QStringLiteral(", "))));
+    printLine(QStringLiteral("  members: %1 in %2 decoded").arg(index.members).arg(sizeLabel(index.decodedBytes)));
     printLine(QStringLiteral("  %1").arg(seekText));
-    printLine(QStringLiteral("  stored: %1 (%2)").arg(stored, sizeLabel(uint64_t(storedBytes))));
+    printLine(QStringLiteral("  stored: %1 (%2)").arg(index.file, sizeLabel(index.fileBytes)));
     return Success;
 }
 

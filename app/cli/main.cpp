@@ -4,7 +4,7 @@
 #include "cli_output.h"
 #include "worker_options.h"
 #include "commands.h"
-#include "formats/archive/index_cache.h"
+#include "open/archive_indexes.h"
 #include "open/reading_policy.h"
 #include "io/byte_text.h"
 #include "vfs/problems.h"
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
     // Global: --no-index (no archive index read or written).
     if (const qsizetype at = args.indexOf(QStringLiteral("--no-index")); at >= 0) {
         args.removeAll(QStringLiteral("--no-index"));
-        index_cache::setEnabled(false);
+        setArchiveIndexesEnabled(false);
     }
     // Global: parse in a locked-down worker process (--no-sandbox, --memory-limit, --time-limit).
     cli::WorkerOptions worker;
