@@ -39,7 +39,7 @@ QByteArray encodeIndex(const ArchiveIndex &index)
         if (index.gzip) {
             out << quint64(index.gzip->decodedSize) << quint64(index.gzip->points.size());
             for (const GzipSeekPoint &p : index.gzip->points)
-                out << quint64(p.out) << quint64(p.bit) << p.memberStart << quint32(p.spanCrc) << (p.window.isEmpty() ? QByteArray() : qCompress(p.window, 1));
+                out << quint64(p.out) << quint64(p.bit) << p.memberStart << quint32(p.spanCrc) << p.window; // the whole payload is compressed below
         }
     }
     // The listing is most of it (paths repeat their folders): compressed, fast.
@@ -113,15 +113,9 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
             p.out = out;
             p.bit = bit;
             p.spanCrc = spanCrc;
-            if (!window.isEmpty()) {
-                // qUncompress trusts the size its first four bytes claim: checked first.
-                const quint32 claimed = window.size() >= 4 ? quint32(uchar(window[0])) << 24 | quint32(uchar(window[1])) << 16 | quint32(uchar(window[2])) << 8 | quint32(uchar(window[3])) : 0;
-                if (claimed == 0 || claimed > quint32(kWindow))
-                    return bad(QStringLiteral("a seek point's window is damaged"));
-                p.window = qUncompress(window);
-                if (p.window.isEmpty() || p.window.size() > kWindow)
-                    return bad(QStringLiteral("a seek point's window is damaged"));
-            }
+            if (window.size() > kWindow)
+                return bad(QStringLiteral("a seek point's window is damaged"));
+            p.window = std::move(window);
         }
         if (in.status() != QDataStream::Ok || gzipSize != decoded || !gzip->plausible(kMaxSpan))
             return bad(QStringLiteral("its seek points are inconsistent"));

@@ -41,69 +41,67 @@ bool GzipSeekIndex::plausible(uint64_t maxSpan) const
     return true;
 }
 
-void GzipSeekRecorder::close(uint64_t out, uint32_t memberCrc)
-{
-    if (!open_)
-        return;
-    GzipSeekPoint &p = points_.back();
-    // crc(A + B) = shift(crc(A), |B|) ^ crc(B): the span's own CRC from the member's two.
-    p.spanCrc = memberCrc ^ uint32_t(crc32_combine(openCrc_, 0, z_off_t(out - p.out)));
-    open_ = false;
-    lastOut_ = out;
-}
-
 void GzipSeekRecorder::memberStart(uint64_t out, uint64_t headerOffset)
 {
-    if (open_ || (!points_.empty() && out < lastOut_)) {
-        broken_ = true;
-        return;
-    }
-    if (!points_.empty() && points_.back().out == out) {
-        // An empty member before: this one serves that offset.
-        if (!points_.back().memberStart) {
-            broken_ = true;
-            return;
-        }
-        points_.pop_back();
-    }
-    GzipSeekPoint p;
-    p.out = out;
-    p.bit = headerOffset * 8;
-    p.memberStart = true;
-    points_.push_back(std::move(p));
-    open_ = true;
-    openCrc_ = 0;
+    Start s;
+    s.point.out = out;
+    s.point.bit = headerOffset * 8;
+    s.point.memberStart = true;
+    points_.push_back(std::move(s));
 }
 
 void GzipSeekRecorder::blockPoint(GzipSeekPoint point, uint32_t memberCrc)
 {
-    if (!open_ || point.out <= points_.back().out) {
-        broken_ = true;
-        return;
-    }
-    close(point.out, memberCrc);
-    nextDue_ = point.out + spacing_;
-    points_.push_back(std::move(point));
-    open_ = true;
-    openCrc_ = memberCrc;
+    point.memberStart = false;
+    points_.push_back({std::move(point), memberCrc});
 }
 
 void GzipSeekRecorder::memberEnd(uint64_t out, uint32_t memberCrc)
 {
-    if (!open_ || out < points_.back().out) {
-        broken_ = true;
-        return;
-    }
-    close(out, memberCrc);
+    ends_.emplace_back(out, memberCrc);
 }
 
 std::optional<GzipSeekIndex> GzipSeekRecorder::finish(uint64_t decodedSize)
 {
-    if (broken_ || open_ || points_.empty() || lastOut_ != decodedSize)
+    // In order of offset; a member start after an empty member at the same offset serves it
+    // (the later one), and no block point shares an offset with a member start.
+    std::stable_sort(points_.begin(), points_.end(), [](const Start &a, const Start &b) { return a.point.out < b.point.out; });
+    std::vector<Start> kept;
+    for (Start &s : points_) {
+        if (!kept.empty() && kept.back().point.out == s.point.out) {
+            if (!kept.back().point.memberStart || !s.point.memberStart)
+                return std::nullopt;
+            kept.back() = std::move(s);
+            continue;
+        }
+        kept.push_back(std::move(s));
+    }
+    if (kept.empty() || ends_.empty() || ends_.back().first != decodedSize)
         return std::nullopt;
+    auto endCrcAt = [&](uint64_t out) -> std::optional<uint32_t> {
+        auto it = std::lower_bound(ends_.begin(), ends_.end(), out, [](const auto &e, uint64_t o) { return e.first < o; });
+        // Empty members end where they start: the last end at this offset is the member before.
+        std::optional<uint32_t> crc;
+        for (; it != ends_.end() && it->first == out; ++it)
+            crc = it->second;
+        return crc;
+    };
     GzipSeekIndex index;
-    index.points = std::move(points_);
     index.decodedSize = decodedSize;
+    for (size_t i = 0; i < kept.size(); ++i) {
+        const uint64_t end = i + 1 < kept.size() ? kept[i + 1].point.out : decodedSize;
+        std::optional<uint32_t> crcEnd;
+        if (i + 1 < kept.size() && !kept[i + 1].point.memberStart)
+            crcEnd = kept[i + 1].crc; // the same member goes on
+        else
+            crcEnd = endCrcAt(end); // its member ends there
+        if (!crcEnd)
+            return std::nullopt;
+        // crc(A + B) = shift(crc(A), |B|) ^ crc(B): the span's own CRC from the member's two.
+        GzipSeekPoint p = std::move(kept[i].point);
+        p.spanCrc = *crcEnd ^ uint32_t(crc32_combine(kept[i].crc, 0, z_off_t(end - p.out)));
+        index.points.push_back(std::move(p));
+    }
     return index;
 }
 

@@ -33,8 +33,10 @@ struct GzipSeekIndex {
     bool plausible(uint64_t maxSpan) const;
 };
 
-// Collects points while GzipStream inflates. The spans' CRCs come from the inflater's own running
-// CRC of each member (combined, zlib's crc32_combine), so recording reads no output again.
+// Collects points while GzipStream inflates. A block point may come after the member it lies in
+// has ended (its search runs on another thread), so the points are put in order at finish().
+// The spans' CRCs come from the inflater's own running CRC of each member (combined, zlib's
+// crc32_combine): recording reads no output again.
 class GzipSeekRecorder {
 public:
     explicit GzipSeekRecorder(uint64_t spacing = uint64_t(8) << 20)
@@ -43,28 +45,30 @@ public:
     }
     // Whether a block point is wanted by decoded offset `out`.
     bool due(uint64_t out) const { return out >= nextDue_; }
+    // A search started at `out`; the next one is due a spacing later.
+    void searching(uint64_t out) { nextDue_ = out + spacing_; }
     // No block start was proven near `out`: try again a little later.
     void postpone(uint64_t out) { nextDue_ = out + spacing_ / 4; }
     // A member starts at decoded offset `out`, its header at `headerOffset` in the file.
     void memberStart(uint64_t out, uint64_t headerOffset);
-    // A block point; `memberCrc` is the CRC-32 of the member's output up to it.
+    // A block point; `memberCrc` is the CRC-32 of its member's output up to it.
     void blockPoint(GzipSeekPoint point, uint32_t memberCrc);
-    // The member ended at `out`, its output's CRC-32 `memberCrc`.
+    // A member ended at `out`, its output's CRC-32 `memberCrc`.
     void memberEnd(uint64_t out, uint32_t memberCrc);
-    // The stream ended after `decodedSize` bytes: the index, or nothing when the events did not
-    // add up (a member not ended).
+    // The stream ended after `decodedSize` bytes: the index, or nothing when the events do not
+    // add up (a member not ended, a point outside its member).
     std::optional<GzipSeekIndex> finish(uint64_t decodedSize);
     uint64_t spacing() const { return spacing_; }
 
 private:
-    void close(uint64_t out, uint32_t memberCrc); // the open span ends here
+    struct Start {
+        GzipSeekPoint point;
+        uint32_t crc = 0; // the member's CRC at the point
+    };
     uint64_t spacing_;
     uint64_t nextDue_ = 0;
-    std::vector<GzipSeekPoint> points_;
-    bool open_ = false; // the last point's span is not closed yet
-    uint32_t openCrc_ = 0; // the member's CRC at the last point
-    uint64_t lastOut_ = 0;
-    bool broken_ = false;
+    std::vector<Start> points_;
+    std::vector<std::pair<uint64_t, uint32_t>> ends_; // (out, member CRC), in order
 };
 
 // The decoded stream from `offset` on, read through `index`: each span is inflated from its point

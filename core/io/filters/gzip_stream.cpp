@@ -2,6 +2,7 @@
 #include "gzip_stream.h"
 
 #include "deflate_blocks.h"
+#include "gzip_block_search.h"
 #include "io/cancel.h"
 
 #include <isa-l/crc.h>
@@ -22,7 +23,11 @@ GzipStream::GzipStream(StreamPtr upstream, QString where, size_t chunk, std::opt
 {
 }
 
-GzipStream::~GzipStream() = default;
+GzipStream::~GzipStream()
+{
+    if (search_.valid())
+        search_.wait(); // its copies are its own; only its thread is waited for
+}
 
 Error GzipStream::fail(const QString &what) const
 {
@@ -193,6 +198,8 @@ Result<size_t> GzipStream::read(std::span<char> out)
             checkpoint(out.first(produced));
         }
     }
+    if (done_ && recorder_)
+        collectSearch(true); // its point belongs in the index before it is finished
     return produced;
 }
 
@@ -202,92 +209,52 @@ void GzipStream::recordSeekPoints(GzipSeekRecorder *recorder)
     piecesOptions_.threads = 1; // the pieces' own boundaries are not kept (yet): inflated in order
 }
 
-// A block point: the next block start after ISA-L's position, proven by a copy of ISA-L's state
-// that must finish exactly there when an empty final block is put at that bit. Costs a search
-// of the compressed bytes ahead and inflating up to that block again, once per spacing.
+// A block point: a copy of ISA-L's state, the compressed bytes ahead and the window go to a search
+// on a thread of its own (io/filters/gzip_block_search); its outcome is taken at a later read.
 void GzipStream::checkpoint(std::span<const char> out)
 {
-    constexpr size_t kWindow = deflate::kWindow;
-    if (!recorder_->due(totalOut_) || out.size() < kWindow)
+    collectSearch(false);
+    if (search_.valid() || !recorder_->due(totalOut_) || out.size() < deflate::kWindow)
         return;
     const auto phase = state_->block_state;
     if (state_->bfinal || (phase != ISAL_BLOCK_CODED && phase != ISAL_BLOCK_TYPE0 && phase != ISAL_BLOCK_NEW_HDR))
         return; // the member's last block, or inside a header: the next read tries
-    constexpr size_t kSearch = size_t(128) << 10; // a few blocks; further in stored data (no dynamic block) is not worth its cost
+    // A few blocks ahead; further, in stored data (no dynamic block to find), is not worth it.
+    constexpr size_t kSearch = size_t(256) << 10;
     if (!input_.ensure(std::min<size_t>(kSearch, input_.available() + kSearch)))
         return; // a read error: the next read reports it
-    const std::span<const uint8_t> ahead(input_.data(), input_.available());
-    if (ahead.size() < 64) {
+    if (input_.available() < 64) {
         recorder_->postpone(totalOut_);
         return;
     }
-    uint64_t from = 0;
-    for (int attempt = 0; attempt < 8; ++attempt) {
-        // A header that checks out is proven by ISA-L below (faster than decoding it here).
-        const auto candidate = deflate::findBlock({}, ahead, from, (ahead.size() - 8) * 8, false);
-        if (!candidate)
-            break;
-        GzipSeekPoint point;
-        uint32_t memberCrc = 0;
-        if (proveBlockAt(*candidate, out.last(kWindow), point, memberCrc)) {
-            recorder_->blockPoint(std::move(point), memberCrc);
-            return;
+    BlockSearch search;
+    search.state = std::make_unique<inflate_state>();
+    std::memcpy(search.state.get(), state_.get(), sizeof(inflate_state));
+    search.ahead.assign(input_.data(), input_.data() + std::min(kSearch, input_.available()));
+    search.aheadBit = input_.offset() * 8;
+    search.out = totalOut_;
+    search.before = QByteArray(out.last(deflate::kWindow).data(), qsizetype(deflate::kWindow));
+    recorder_->searching(totalOut_);
+    search_ = std::async(std::launch::async, [search = std::move(search)]() mutable -> std::optional<FoundBlock> {
+        try {
+            return searchBlock(std::move(search));
+        } catch (...) {
+            return std::nullopt; // no memory for it: no point here
         }
-        from = *candidate + 1;
-    }
-    recorder_->postpone(totalOut_);
+    });
 }
 
-bool GzipStream::proveBlockAt(uint64_t bit, std::span<const char> before, GzipSeekPoint &point, uint32_t &memberCrc)
+void GzipStream::collectSearch(bool wait)
 {
-    constexpr size_t kMaxProof = size_t(4) << 20; // output between here and the block start
-    if (!probe_)
-        probe_ = std::make_unique<inflate_state>();
-    std::memcpy(probe_.get(), state_.get(), sizeof(inflate_state));
-    probe_->crc_flag = ISAL_DEFLATE; // no trailer after the final block put at `bit`
-    const uint64_t endByte = bit / 8;
-    const std::vector<uint8_t> tail = deflate::finalBlockAt(input_.data()[endByte], unsigned(bit % 8));
-    if (!probeOut_)
-        probeOut_ = std::make_unique_for_overwrite<uint8_t[]>(kMaxProof); // not zeroed: only what ISA-L writes is read
-    const uint32_t startOut = probe_->total_out;
-    const std::span<const uint8_t> parts[] = {std::span(input_.data(), size_t(endByte)), tail};
-    for (int part = 0; part < 2; ++part) {
-        probe_->next_in = const_cast<uint8_t *>(parts[part].data());
-        probe_->avail_in = uint32_t(parts[part].size());
-        for (;;) {
-            const uint32_t written = probe_->total_out - startOut;
-            probe_->next_out = probeOut_.get() + written;
-            probe_->avail_out = uint32_t(kMaxProof - written);
-            if (isal_inflate(probe_.get()) < 0)
-                return false;
-            if (probe_->block_state == ISAL_BLOCK_FINISH) {
-                if (part != 1 || probe_->avail_in != 0 || probe_->read_in_length != 0)
-                    return false; // a final block of the member's own ends before
-                break;
-            }
-            if (probe_->avail_out == 0)
-                return false;
-            if (probe_->avail_in == 0)
-                break;
-        }
-    }
-    if (probe_->block_state != ISAL_BLOCK_FINISH)
-        return false;
-    const size_t between = probe_->total_out - startOut;
-    // The member's CRC at the block: at this read's end (ISA-L's own), then the probe's bytes.
-    const uint32_t probed = crc32_gzip_refl(0, probeOut_.get(), between);
-    memberCrc = uint32_t(crc32_combine(state_->crc, probed, z_off_t(between)));
-    // The 32 KiB before the block: what this read made, then what the probe made.
-    QByteArray window;
-    if (between < deflate::kWindow)
-        window.append(before.last(deflate::kWindow - between).data(), qsizetype(deflate::kWindow - between));
-    const size_t fromProbe = std::min(between, deflate::kWindow);
-    window.append(reinterpret_cast<const char *>(probeOut_.get() + between - fromProbe), qsizetype(fromProbe));
-    point.out = totalOut_ + between;
-    point.bit = input_.offset() * 8 + bit;
-    point.memberStart = false;
-    point.window = std::move(window);
-    return true;
+    if (!search_.valid())
+        return;
+    if (!wait && search_.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
+    std::optional<FoundBlock> found = search_.get();
+    if (found)
+        recorder_->blockPoint(std::move(found->point), found->memberCrc);
+    else
+        recorder_->postpone(totalOut_);
 }
 
 } // namespace asc

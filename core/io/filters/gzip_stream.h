@@ -6,7 +6,10 @@
 
 #include "filter_input.h"
 #include "gzip_pieces.h"
+#include "gzip_block_search.h"
 #include "gzip_seek_points.h"
+
+#include <future>
 
 #include <optional>
 
@@ -41,7 +44,8 @@ private:
     Result<void> startMember();
     // After ISA-L's output `out` (the whole of this read's so far): a block point when one is due.
     void checkpoint(std::span<const char> out);
-    bool proveBlockAt(uint64_t bit, std::span<const char> before, GzipSeekPoint &point, uint32_t &memberCrc);
+    // The search started at a checkpoint: its point to the recorder once done (`wait`: now).
+    void collectSearch(bool wait);
     FilterInput input_;
     QString where_;
     GzipPieces::Options piecesOptions_;
@@ -49,8 +53,7 @@ private:
     std::unique_ptr<GzipPieces> pieces_; // the current member, when it is cut into pieces
     GzipPieces::Counts pieceCounts_; // of the members before
     GzipSeekRecorder *recorder_ = nullptr;
-    std::unique_ptr<inflate_state> probe_; // a copy of state_ that proves a block start
-    std::unique_ptr<uint8_t[]> probeOut_;
+    std::future<std::optional<FoundBlock>> search_; // at most one at a time
     uint64_t totalOut_ = 0;
     uint64_t memberStart_ = 0;
     uint64_t memberOut_ = 0; // bytes out of the current member
