@@ -55,6 +55,7 @@ int runIndex(const QStringList &args)
         o[QStringLiteral("members")] = double(index.members);
         o[QStringLiteral("decoded_bytes")] = double(index.decodedBytes);
         o[QStringLiteral("seek_points")] = double(index.seekPoints);
+        o[QStringLiteral("largest_span_bytes")] = double(index.largestSpanBytes);
         o[QStringLiteral("seek_point_spacing")] = double(spacing);
         printLine(QString::fromUtf8(QJsonDocument(o).toJson(QJsonDocument::Compact)));
         return Success;

@@ -48,6 +48,14 @@ Result<ArchiveIndexFacts> archiveIndexAt(const Location &location)
     facts.members = index->entries.size();
     facts.decodedBytes = index->decodedSize;
     facts.seekPoints = index->gzip ? index->gzip->points.size() : 0;
+    if (index->gzip) {
+        const auto &points = index->gzip->points;
+        const uint64_t fileSize = location.source ? location.source->size() : 0;
+        for (size_t i = 0; i < points.size(); ++i) {
+            const uint64_t end = i + 1 < points.size() ? points[i + 1].bit / 8 + 1 : fileSize;
+            facts.largestSpanBytes = std::max(facts.largestSpanBytes, end - points[i].bit / 8);
+        }
+    }
     return facts;
 }
 

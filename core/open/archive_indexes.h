@@ -21,6 +21,7 @@ struct ArchiveIndexFacts {
     uint64_t members = 0;
     uint64_t decodedBytes = 0;
     uint64_t seekPoints = 0; // 0: the filter has none here
+    uint64_t largestSpanBytes = 0; // compressed bytes between two points, at most
 };
 
 // The index of the archive at `location`, built by listing it when missing.

@@ -106,7 +106,7 @@ Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::
                 container->filters_ = loaded->filters;
                 container->formatName_ = shortFormatName(container->libarchiveFormat_, mode);
                 container->indexable_ = true;
-                container->index_ = std::make_shared<const ArchiveIndex>(std::move(*loaded));
+                container->index_ = std::move(loaded);
                 return ContainerPtr(container);
             }
         }
@@ -199,6 +199,7 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
             made.gzip = std::make_shared<const GzipSeekIndex>(std::move(*points));
     }
     auto kept = std::make_shared<const ArchiveIndex>(std::move(made));
+    index_cache::remember(kept);
     if (auto saved = index_cache::save(*kept); !saved)
         index_cache::notice(QStringLiteral("the index of %1 was not kept: %2").arg(source_->name(), saved.error().toString()));
     const std::lock_guard lock(indexMutex_);

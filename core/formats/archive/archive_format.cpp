@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "archive_format.h"
 
+#include "index_cache.h"
+
 #include "archive_container.h"
 #include "compression_magic.h"
 #include "io/filters/filter_chain.h"
@@ -37,6 +39,9 @@ static int probeArchive(const ProbeInput &input)
         return 0;
     // A probe only asks; what the archive's entries have to say is reported when it is read.
     const ProblemScope quiet([](const Error &) {});
+    // A compressed tar with an index of its current bytes is one: nothing to decode to know it.
+    if (hasCompressionMagic(QByteArrayView(input.head.data(), qsizetype(input.head.size()))) && index_cache::load(*input.source))
+        return 50;
     // libarchive's bidders read only the first bytes (and a zip's end record): cheap enough.
     auto reader = LibarchiveReader::open(input.source, LibarchiveReader::Mode::Archives);
     if (!reader)

@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <atomic>
+#include <mutex>
+#include <QHash>
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -51,6 +53,17 @@ std::optional<QByteArray> identityOf(const ByteSource &source)
     if (!extent || extent->fileOffset != 0 || extent->length < source.size() || ::fstat(extent->fd, &st) != 0 ||
         !S_ISREG(st.st_mode) || uint64_t(st.st_size) != source.size())
         return std::nullopt;
+    const QByteArray fileKey = QByteArray::number(quint64(st.st_dev)) + ':' + QByteArray::number(quint64(st.st_ino)) + ':' +
+                               QByteArray::number(quint64(st.st_size)) + ':' + QByteArray::number(qint64(st.st_mtim.tv_sec)) + '.' +
+                               QByteArray::number(qint64(st.st_mtim.tv_nsec));
+    // The probe and the open of one file ask in turn: its ends are hashed once.
+    static std::mutex mutex;
+    static QHash<QByteArray, QByteArray> known;
+    {
+        const std::lock_guard lock(mutex);
+        if (auto it = known.constFind(fileKey); it != known.constEnd())
+            return *it;
+    }
     QCryptographicHash edges(QCryptographicHash::Sha256);
     QByteArray buffer(qsizetype(std::min(kEdge, source.size())), Qt::Uninitialized);
     for (const uint64_t at : {uint64_t(0), source.size() - uint64_t(buffer.size())}) {
@@ -59,8 +72,12 @@ std::optional<QByteArray> identityOf(const ByteSource &source)
             return std::nullopt;
         edges.addData(buffer);
     }
-    return QByteArray::number(quint64(st.st_dev)) + ':' + QByteArray::number(quint64(st.st_ino)) + ':' + QByteArray::number(quint64(st.st_size)) + ':' +
-           QByteArray::number(qint64(st.st_mtim.tv_sec)) + '.' + QByteArray::number(qint64(st.st_mtim.tv_nsec)) + ':' + edges.result().toHex();
+    const QByteArray identity = fileKey + ':' + edges.result().toHex();
+    const std::lock_guard lock(mutex);
+    if (known.size() > 64)
+        known.clear();
+    known.insert(fileKey, identity);
+    return identity;
 }
 
 QString pathFor(const QByteArray &identity)
@@ -75,34 +92,57 @@ bool isIndexPath(const QString &path)
     return QDir::cleanPath(info.absolutePath()) == directory() && name.match(info.fileName()).hasMatch();
 }
 
-std::optional<ArchiveIndex> load(const ByteSource &source)
+namespace {
+// The indexes loaded last (the probe, then the open, of one file): decoded once.
+std::mutex loadedMutex;
+std::vector<std::shared_ptr<const ArchiveIndex>> loaded;
+} // namespace
+
+std::shared_ptr<const ArchiveIndex> load(const ByteSource &source)
 {
     if (!enabled())
-        return std::nullopt;
+        return nullptr;
     const auto identity = identityOf(source);
     if (!identity)
-        return std::nullopt;
+        return nullptr;
+    {
+        const std::lock_guard lock(loadedMutex);
+        for (const auto &index : loaded) {
+            if (index->identity == *identity)
+                return index;
+        }
+    }
     const QString path = pathFor(*identity);
     auto file = FileSource::open(path);
     if (!file)
-        return std::nullopt; // none yet (or not ours to read)
+        return nullptr; // none yet (or not ours to read)
     if ((*file)->size() > kMaxIndexBytes) {
         notice(QStringLiteral("%1: index ignored: larger than %2 bytes").arg(path).arg(kMaxIndexBytes));
-        return std::nullopt;
+        return nullptr;
     }
     QByteArray bytes(qsizetype((*file)->size()), Qt::Uninitialized);
     auto got = (*file)->readAt(0, std::span(bytes.data(), size_t(bytes.size())));
     if (!got || *got != size_t(bytes.size()))
-        return std::nullopt;
+        return nullptr;
     auto index = decodeIndex(bytes, path);
     if (!index) {
         notice(QStringLiteral("%1: index ignored, the archive is read in full: %2").arg(path, index.error().message));
-        return std::nullopt;
+        return nullptr;
     }
     if (index->identity != *identity)
-        return std::nullopt;
+        return nullptr;
     ::utimensat(AT_FDCWD, nativePath(path).constData(), nullptr, 0); // used now (fails quietly in a worker: its parent touched it)
-    return std::move(index).value();
+    auto shared = std::make_shared<const ArchiveIndex>(std::move(index).value());
+    remember(shared);
+    return shared;
+}
+
+void remember(std::shared_ptr<const ArchiveIndex> index)
+{
+    const std::lock_guard lock(loadedMutex);
+    if (loaded.size() >= 2)
+        loaded.erase(loaded.begin());
+    loaded.push_back(std::move(index));
 }
 
 Result<QString> save(const ArchiveIndex &index)

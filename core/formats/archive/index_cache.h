@@ -27,9 +27,12 @@ QString pathFor(const QByteArray &identity);
 // Whether `path` names an index file in directory() (what a worker's parent lets it read and write).
 bool isIndexPath(const QString &path);
 
-// The index for `source`, when one is stored and valid for its current identity. A damaged or
-// foreign one is reported as a problem (vfs/problems.h) and ignored.
-std::optional<ArchiveIndex> load(const ByteSource &source);
+// The index for `source`, when one is stored and valid for its current identity (null
+// otherwise; a damaged one with a notice). The last two loaded are kept: a probe and the open
+// after it decode it once.
+std::shared_ptr<const ArchiveIndex> load(const ByteSource &source);
+// An index just made, for the next load() of its file in this process.
+void remember(std::shared_ptr<const ArchiveIndex> index);
 // Stores `index` (its identity set) and trims the folder to `limit` bytes.
 Result<QString> save(const ArchiveIndex &index);
 // Removes the folder's oldest files until it holds at most `limit` bytes.

@@ -3,6 +3,7 @@
 
 #include "gzip_stream.h"
 #include "io/cancel.h"
+#include "io/trace.h"
 
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
@@ -155,6 +156,7 @@ private:
         if (length > kMaxSpan)
             return mismatch(p, QStringLiteral("a span of %1 bytes").arg(length));
         span_.resize(size_t(length));
+        const TraceLayer layer("seek point"); // the trace shows reads that start at a point
         auto filled = p.memberStart ? memberSpan(p) : blockSpan(p);
         if (!filled)
             return std::move(filled).error();

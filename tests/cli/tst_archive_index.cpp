@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+// The archive index (formats/archive/index_cache) as a user meets it, counted with the I/O trace:
+// the first listing of a compressed tarball (made by gzip, pigz, xz, zstd, bzip2) reads it
+// whole and keeps an index; the second reads almost nothing of it and lists the same; cat of the
+// last member of a tar.gz reads the span before it, not the archive, and gives tar's bytes; an
+// archive that changed, a damaged index and --no-index all read the archive again; index --json
+// and --drop say what there is.
+
+#include "fixtures.h"
+#include "test_files.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace asc;
+
+class TestArchiveIndex : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QTemporaryDir cache_;
+    QString tree_;
+    QStringList members_;
+
+    static QByteArray words(int count, uint32_t seed)
+    {
+        static const char *vocabulary[] = {"archive", "member", "block", "window", "seek", "point", "offset", "inflate", "gzip", "tar", "index", "span"};
+        QByteArray text;
+        uint32_t x = seed * 2654435761u + 1;
+        for (int i = 0; i < count; ++i) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            text += vocabulary[x % 12];
+            text += (x >> 8) % 9 == 0 ? '\n' : ' ';
+            if ((x >> 12) % 5 == 0)
+                text += QByteArray::number(x % 1000003);
+        }
+        return text;
+    }
+
+    // Bytes of `file` the traced command read, from the trace's records.
+    static qint64 bytesRead(const QString &trace, const QString &file)
+    {
+        QFile f(trace);
+        if (!f.open(QIODevice::ReadOnly))
+            return -1;
+        qint64 total = 0;
+        for (const QByteArray &line : f.readAll().split('\n')) {
+            const QJsonObject o = QJsonDocument::fromJson(line).object();
+            if (o.value(QStringLiteral("file")).toString() == file)
+                total += qint64(o.value(QStringLiteral("length")).toDouble());
+        }
+        return total;
+    }
+
+    // `args` under the trace: its stdout, and the bytes of `file` it read.
+    std::pair<QByteArray, qint64> traced(const QStringList &args, const QString &file, QByteArray *err = nullptr)
+    {
+        const QString trace = dir_.filePath(QStringLiteral("trace.jsonl"));
+        QFile::remove(trace);
+        const auto r = test::runCli(QStringList{QStringLiteral("trace"), QStringLiteral("-o"), trace, QStringLiteral("--")} + args);
+        if (err)
+            *err = r.err;
+        if (r.exitCode != 0)
+            qWarning() << args << r.err;
+        return {r.exitCode == 0 ? r.out : QByteArray("failed"), bytesRead(trace, file)};
+    }
+
+    int indexFiles() const { return int(QDir(cache_.path()).entryList({QStringLiteral("*.idx")}, QDir::Files).size()); }
+
+    QJsonObject indexFacts(const QString &archive)
+    {
+        const auto r = test::runCli({QStringLiteral("index"), archive, QStringLiteral("--json")});
+        return QJsonDocument::fromJson(r.out).object();
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        for (const char *tool : {"gzip", "pigz", "xz", "zstd", "bzip2", "bsdtar"})
+            ASC_REQUIRE_TOOL(QString::fromLatin1(tool));
+        qputenv("ARCHIVESCOPE_INDEX_DIR", cache_.path().toLocal8Bit());
+        // 40 MiB of text in 160 files, then a member of random bytes last.
+        tree_ = dir_.filePath(QStringLiteral("tree"));
+        for (int i = 0; i < 160; ++i) {
+            const QString name = QStringLiteral("docs/part%1/file%2.txt").arg(i / 40).arg(i, 3, 10, QLatin1Char('0'));
+            test::writeFile(dir_, QStringLiteral("tree/") + name, words(42000, uint32_t(i + 1)));
+            members_ << name;
+        }
+        test::writeFile(dir_, QStringLiteral("tree/zz-last.bin"), test::seededBytes(300000, 5));
+        members_ << QStringLiteral("zz-last.bin");
+        const QString tar = dir_.filePath(QStringLiteral("plain.tar"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), QStringList{QStringLiteral("-cf"), tar, QStringLiteral("-C"), tree_} + QStringList{QStringLiteral("docs"), QStringLiteral("zz-last.bin")}).exitCode, 0);
+        for (const auto &[program, suffix] : std::initializer_list<std::pair<const char *, const char *>>{
+                 {"gzip", "gz"}, {"pigz", "pigz.gz"}, {"xz", "xz"}, {"zstd", "zst"}, {"bzip2", "bz2"}}) {
+            const auto r = test::run(QString::fromLatin1(program), {QStringLiteral("-c"), tar});
+            QCOMPARE(r.exitCode, 0);
+            QFile out(dir_.filePath(QStringLiteral("a.tar.%1").arg(QString::fromLatin1(suffix))));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(r.out);
+        }
+    }
+
+    void init()
+    {
+        QDir(cache_.path()).removeRecursively();
+        QDir().mkpath(cache_.path());
+    }
+
+    void secondListingReadsAlmostNothing_data()
+    {
+        QTest::addColumn<QString>("suffix");
+        QTest::addColumn<bool>("seekPoints");
+        QTest::newRow("gzip") << QStringLiteral("gz") << true;
+        QTest::newRow("pigz") << QStringLiteral("pigz.gz") << true;
+        QTest::newRow("xz") << QStringLiteral("xz") << false;
+        QTest::newRow("zstd") << QStringLiteral("zst") << false;
+        QTest::newRow("bzip2") << QStringLiteral("bz2") << false;
+    }
+
+    void secondListingReadsAlmostNothing()
+    {
+        QFETCH(QString, suffix);
+        QFETCH(bool, seekPoints);
+        const QString archive = dir_.filePath(QStringLiteral("a.tar.") + suffix);
+        const qint64 size = QFileInfo(archive).size();
+        const auto [first, firstBytes] = traced({QStringLiteral("ls"), archive}, archive);
+        QVERIFY(firstBytes >= size);
+        QCOMPARE(indexFiles(), 1);
+        const auto [second, secondBytes] = traced({QStringLiteral("ls"), archive}, archive);
+        QCOMPARE(second, first);
+        // The identity (64 KiB at each end) and the format's look at the start; not the archive.
+        QVERIFY2(secondBytes <= 512 * 1024, qPrintable(QString::number(secondBytes)));
+        const QJsonObject facts = indexFacts(archive);
+        QCOMPARE(facts.value(QStringLiteral("built_now")).toBool(), false);
+        QCOMPARE(facts.value(QStringLiteral("members")).toInt(), members_.size() + 5); // and the five folders
+        QCOMPARE(facts.value(QStringLiteral("seek_points")).toInt() >= 4, seekPoints);
+        // The index is small beside the archive.
+        QVERIFY(facts.value(QStringLiteral("index_bytes")).toDouble() < 0.02 * double(size));
+        // cat of the last member: tar's bytes; with seek points only the span before it is read.
+        const auto expected = test::run(QStringLiteral("bsdtar"), {QStringLiteral("-xOf"), archive, QStringLiteral("zz-last.bin")});
+        const auto [bytes, catBytes] = traced({QStringLiteral("cat"), archive + QStringLiteral("!/zz-last.bin")}, archive);
+        QCOMPARE(bytes, expected.out);
+        if (seekPoints) {
+            const qint64 span = qint64(facts.value(QStringLiteral("largest_span_bytes")).toDouble());
+            QVERIFY(span > 0);
+            QVERIFY2(catBytes <= 2 * span + 2 * 1024 * 1024, qPrintable(QStringLiteral("%1 read, span %2").arg(catBytes).arg(span)));
+            QVERIFY(catBytes < size / 2);
+        }
+        // A member in the middle too.
+        const QString middle = members_[80];
+        const auto mid = test::runCli({QStringLiteral("cat"), archive + QStringLiteral("!/") + middle});
+        QFile original(tree_ + QLatin1Char('/') + middle);
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        QCOMPARE(mid.out, original.readAll());
+    }
+
+    void aChangedArchiveIsReadAgain()
+    {
+        const QString archive = dir_.filePath(QStringLiteral("changed.tar.gz"));
+        QVERIFY(QFile::copy(dir_.filePath(QStringLiteral("a.tar.gz")), archive));
+        traced({QStringLiteral("ls"), archive}, archive);
+        QCOMPARE(indexFiles(), 1);
+        // Same bytes, a new modification time: another identity, the archive is read again.
+        QFile f(archive);
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QVERIFY(f.setFileTime(QDateTime::currentDateTimeUtc().addSecs(60), QFileDevice::FileModificationTime));
+        f.close();
+        const auto [listing, bytes] = traced({QStringLiteral("ls"), archive}, archive);
+        QVERIFY(bytes >= QFileInfo(archive).size());
+        QCOMPARE(indexFiles(), 2); // the old one ages out
+        QVERIFY(listing.contains("zz-last.bin"));
+    }
+
+    void aDamagedIndexIsANoticeAndAFullPass()
+    {
+        const QString archive = dir_.filePath(QStringLiteral("a.tar.gz"));
+        const auto [first, firstBytes] = traced({QStringLiteral("ls"), archive}, archive);
+        const QStringList files = QDir(cache_.path()).entryList({QStringLiteral("*.idx")}, QDir::Files);
+        QCOMPARE(files.size(), 1);
+        QFile index(cache_.filePath(files.first()));
+        QVERIFY(index.open(QIODevice::ReadWrite));
+        QByteArray bytes = index.readAll();
+        bytes[bytes.size() / 2] = char(bytes[bytes.size() / 2] ^ 0x55);
+        index.seek(0);
+        index.write(bytes);
+        index.close();
+        QByteArray err;
+        const auto [again, againBytes] = traced({QStringLiteral("ls"), archive}, archive, &err);
+        QCOMPARE(again, first);
+        QVERIFY(againBytes >= firstBytes);
+        QVERIFY2(err.contains("index ignored"), err.constData());
+        // ... and it is made again, whole.
+        const auto [third, thirdBytes] = traced({QStringLiteral("ls"), archive}, archive);
+        QCOMPARE(third, first);
+        QVERIFY(thirdBytes < 512 * 1024);
+    }
+
+    void noIndexReadsAndWritesNone()
+    {
+        const QString archive = dir_.filePath(QStringLiteral("a.tar.gz"));
+        const auto [listing, bytes] = traced({QStringLiteral("--no-index"), QStringLiteral("ls"), archive}, archive);
+        QVERIFY(listing.contains("zz-last.bin"));
+        QCOMPARE(indexFiles(), 0);
+        traced({QStringLiteral("ls"), archive}, archive);
+        QCOMPARE(indexFiles(), 1);
+        const auto [again, againBytes] = traced({QStringLiteral("--no-index"), QStringLiteral("ls"), archive}, archive);
+        QVERIFY(againBytes >= QFileInfo(archive).size());
+        // index --drop removes it; index says where it is and builds it again.
+        const auto dropped = test::runCli({QStringLiteral("index"), QStringLiteral("--drop"), archive});
+        QCOMPARE(dropped.exitCode, 0);
+        QVERIFY(dropped.out.contains("index removed"));
+        QCOMPARE(indexFiles(), 0);
+        const QJsonObject facts = indexFacts(archive);
+        QCOMPARE(facts.value(QStringLiteral("built_now")).toBool(), true);
+        QVERIFY(QFileInfo::exists(facts.value(QStringLiteral("index_file")).toString()));
+        QVERIFY(facts.value(QStringLiteral("index_file")).toString().startsWith(cache_.path()));
+        // Not an indexed kind of file: said, exit 1.
+        const auto plain = test::runCli({QStringLiteral("index"), dir_.filePath(QStringLiteral("plain.tar"))});
+        QCOMPARE(plain.exitCode, 1);
+        QVERIFY(plain.err.contains("not indexed"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestArchiveIndex)
+#include "tst_archive_index.moc"
