@@ -10,6 +10,8 @@ cmake --build "$root/build/release" --target archivescope-screenshots
 tool=$root/build/release/tools/archivescope-screenshots
 # The tool is not beside the worker (app/) nor installed: say where the worker is.
 export ARCHIVESCOPE_WORKER="$root/build/release/app/archivescope-worker"
+# The traces shown are of a first pass: no archive index read or written.
+export ARCHIVESCOPE_NO_INDEX=1
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 head -c 268435456 /dev/urandom > "$work/sample-256MiB.bin"

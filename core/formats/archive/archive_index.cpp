@@ -31,7 +31,9 @@ QByteArray encodeIndex(const ArchiveIndex &index)
     {
         QDataStream out(&payload, QIODevice::WriteOnly);
         out.setVersion(QDataStream::Qt_6_4);
-        out << index.identity << index.libarchiveFormat << index.filters << index.entries;
+        // Strings as bytes: QDataStream's QString and QStringList trust the lengths they read
+        // (a damaged index would make them allocate gigabytes); its QByteArray reads in steps.
+        out << index.identity << index.libarchiveFormat.toUtf8() << index.filters.join(QLatin1Char(',')).toUtf8() << index.entries;
         out << quint64(index.headers.size());
         for (uint64_t h : index.headers)
             out << quint64(h);
@@ -42,6 +44,11 @@ QByteArray encodeIndex(const ArchiveIndex &index)
                 out << quint64(p.out) << quint64(p.bit) << p.memberStart << quint32(p.spanCrc) << p.window; // the whole payload is compressed below
         }
     }
+    return wrapIndexPayload(payload);
+}
+
+QByteArray wrapIndexPayload(const QByteArray &payload)
+{
     // The listing is most of it (paths repeat their folders): compressed, fast.
     QByteArray packed(qsizetype(ZSTD_compressBound(size_t(payload.size()))), Qt::Uninitialized);
     const size_t n = ZSTD_compress(packed.data(), size_t(packed.size()), payload.constData(), size_t(payload.size()), 1);
@@ -78,7 +85,10 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
     QDataStream in(payload);
     in.setVersion(QDataStream::Qt_6_4);
     ArchiveIndex index;
-    in >> index.identity >> index.libarchiveFormat >> index.filters >> index.entries;
+    QByteArray format, filters;
+    in >> index.identity >> format >> filters >> index.entries;
+    index.libarchiveFormat = QString::fromUtf8(format);
+    index.filters = filters.isEmpty() ? QStringList() : QString::fromUtf8(filters).split(QLatin1Char(','));
     quint64 headers = 0;
     in >> headers;
     if (in.status() != QDataStream::Ok || headers != index.entries.size() || headers * 8 > quint64(payload.size()))

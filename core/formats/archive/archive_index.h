@@ -29,6 +29,9 @@ struct ArchiveIndex {
 };
 
 QByteArray encodeIndex(const ArchiveIndex &index);
+// The file around an encoded payload (header, checksum, compression): for the fuzz target, which
+// explores the payload's parser behind the checksum.
+QByteArray wrapIndexPayload(const QByteArray &payload);
 // `where` names the index file in errors.
 Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where);
 

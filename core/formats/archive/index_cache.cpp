@@ -20,7 +20,9 @@
 namespace asc::index_cache {
 
 namespace {
-std::atomic<bool> on{true};
+// ARCHIVESCOPE_NO_INDEX=1 is --no-index for a whole session (the README's screenshots of a
+// first pass).
+std::atomic<bool> on{qEnvironmentVariable("ARCHIVESCOPE_NO_INDEX") != QLatin1String("1")};
 constexpr uint64_t kEdge = 65536; // bytes hashed at each end of the file
 constexpr uint64_t kMaxIndexBytes = uint64_t(256) << 20;
 } // namespace

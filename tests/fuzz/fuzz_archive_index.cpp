@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+// The archive index loader (formats/archive/archive_index) over arbitrary bytes: the bytes as an
+// index file, and (to reach the parser behind the checksum) as an index's payload wrapped the way
+// an index is written. What decodes is then used: a read through its seek points over a small
+// gzip stream, which must end in bytes or an error, never a crash or a hang. Bounded: 64 KiB read.
+
+#include "formats/archive/archive_index.h"
+#include "io/filters/gzip_seek_points.h"
+#include "io/memory_source.h"
+
+#include <zlib.h>
+
+using namespace asc;
+
+namespace {
+
+// A gzip stream of 256 KiB of text, made once.
+QByteArray gzipSample()
+{
+    QByteArray text;
+    for (int i = 0; text.size() < (256 << 10); ++i)
+        text += QByteArray::number(i * 7919) + (i % 7 ? " seek " : " point\n");
+    QByteArray out(text.size() + 1024, '\0');
+    z_stream z{};
+    deflateInit2(&z, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY);
+    z.next_in = reinterpret_cast<Bytef *>(text.data());
+    z.avail_in = uInt(text.size());
+    z.next_out = reinterpret_cast<Bytef *>(out.data());
+    z.avail_out = uInt(out.size());
+    deflate(&z, Z_FINISH);
+    out.truncate(qsizetype(z.total_out));
+    deflateEnd(&z);
+    return out;
+}
+
+void use(const QByteArray &file)
+{
+    auto index = decodeIndex(file, QStringLiteral("fuzz.idx"));
+    if (!index || !index->gzip)
+        return;
+    static const SourcePtr source = std::make_shared<MemorySource>(gzipSample(), QStringLiteral("fuzz.tar.gz"));
+    for (uint64_t offset : {uint64_t(0), index->decodedSize / 2, index->decodedSize ? index->decodedSize - 1 : 0}) {
+        auto stream = openGzipAt(source, index->gzip, offset, QStringLiteral("fuzz.tar.gz"));
+        if (!stream)
+            continue;
+        char buffer[16384];
+        for (int i = 0; i < 4; ++i) {
+            auto got = (*stream)->read(buffer);
+            if (!got || *got == 0)
+                break;
+        }
+    }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const QByteArray bytes(reinterpret_cast<const char *>(data), qsizetype(size));
+    use(bytes);
+    use(wrapIndexPayload(bytes));
+    return 0;
+}
