@@ -10,6 +10,9 @@
 # Usage: bench/compressed.sh [WORKDIR]   (default /tmp/archivescope-bench; needs ~2 GiB, and a
 # few minutes the first time to compress)
 set -eu
+# Every run here is a first pass (the decoders against their peers): no archive index is read or
+# kept (bench/index.sh measures the index).
+export ARCHIVESCOPE_NO_INDEX=1
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/archivescope-bench}/compressed
 cli=$here/build/release/app/archivescope-cli

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The archive index (issue: big compressed archives read once). On the tarball of real files of
+# bench/compressed.sh, gzip -6 (and its xz and zstd variants when present), every peer in the same
+# run, medians of hyperfine runs:
+#   first pass:  archivescope-cli ls with the index made (dropped before each run) against --no-index
+#   second ls:   from the index, against --no-index and bsdtar -tf
+#   cat:         the last member, from the seek point before it, against bsdtar -xOf and --no-index
+#   bytes:       what that cat read of the archive (the I/O trace), the largest span, the index's size
+# Usage: bench/index.sh [WORKDIR]   (default /tmp/archivescope-bench; shares compressed.sh's files)
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-/tmp/archivescope-bench}/compressed
+cli=$here/build/release/app/archivescope-cli
+mkdir -p "$work"
+cd "$work"
+export ARCHIVESCOPE_INDEX_DIR="$work/index-cache"
+rm -rf "$ARCHIVESCOPE_INDEX_DIR"
+
+if [ ! -f real.tar ]; then
+    tar -cf real.tar.tmp -C / usr/share/doc usr/share/locale usr/share/man usr/include usr/lib/python3 usr/share/qt6 2>/dev/null || true
+    mv real.tar.tmp real.tar
+fi
+[ -f real.tar.gz ] || gzip -6 -c real.tar > real.tar.gz
+last=$(tar -tf real.tar | grep -v '/$' | tail -1)
+
+json=$(mktemp)
+trap 'rm -f "$json"' EXIT
+median() { # median COMMAND_PREFIX: of the last hyperfine run, in ms
+    python3 - "$json" "$1" <<'PY'
+import json, sys, statistics
+r = json.load(open(sys.argv[1]))["results"]
+x = next(x for x in r if x["command"].startswith(sys.argv[2]))
+print("%.1f" % (statistics.median(x["times"]) * 1000))
+PY
+}
+ratio() { python3 -c "print('%.2f' % ($1 / $2))"; }
+
+echo "| archive | first pass, --no-index | first pass, index made | cost | second ls | ls ratio | bsdtar -tf | cat last, index | bsdtar -xOf | --no-index cat | cat ratio vs bsdtar | cat read | largest span | index size |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+for archive in real.tar.gz real.tar.zst real.tar.xz; do
+    [ -f "$archive" ] || continue
+    size=$(stat -c %s "$archive")
+    hyperfine -N --warmup 1 --runs 7 --export-json "$json" "$cli --no-index ls $archive" >/dev/null 2>&1
+    plain=$(median "$cli --no-index ls")
+    hyperfine --warmup 1 --runs 7 --prepare "$cli index --drop $archive" --export-json "$json" "$cli ls $archive >/dev/null" >/dev/null 2>&1
+    made=$(median "$cli ls")
+    "$cli" index "$archive" >/dev/null
+    hyperfine -N --warmup 2 --runs 15 --export-json "$json" "$cli ls $archive" "bsdtar -tf $archive" >/dev/null 2>&1
+    second=$(median "$cli ls")
+    bsd=$(median "bsdtar -tf")
+    hyperfine -N --warmup 1 --runs 7 --export-json "$json" "$cli cat $archive!/$last" "bsdtar -xOf $archive $last" "$cli --no-index cat $archive!/$last" >/dev/null 2>&1
+    cat_index=$(median "$cli cat")
+    cat_bsd=$(median "bsdtar -xOf")
+    cat_plain=$(median "$cli --no-index cat")
+    "$cli" trace -o "$work/cat-trace.jsonl" -- cat "$archive!/$last" >/dev/null 2>&1
+    read=$(python3 - "$work/cat-trace.jsonl" "$work/$archive" <<'PY'
+import json, sys
+print(sum(json.loads(l)["length"] for l in open(sys.argv[1]) if json.loads(l)["file"] == sys.argv[2]))
+PY
+)
+    facts=$("$cli" index --json "$archive")
+    span=$(echo "$facts" | python3 -c "import json,sys; print(int(json.load(sys.stdin)['largest_span_bytes']))")
+    idx=$(echo "$facts" | python3 -c "import json,sys; print(int(json.load(sys.stdin)['index_bytes']))")
+    cost=$(python3 -c "print('%+.1f %%' % (($made / $plain - 1) * 100))")
+    echo "| $archive ($((size / 1048576)) MiB) | $plain ms | $made ms | $cost | $second ms | $(ratio "$plain" "$second")x | $bsd ms | $cat_index ms | $cat_bsd ms | $cat_plain ms | $(ratio "$cat_bsd" "$cat_index")x | $((read / 1024)) KiB | $((span / 1024)) KiB | $((idx / 1024)) KiB ($(python3 -c "print('%.2f' % ($idx * 100 / $size))") %) |"
+done
