@@ -36,6 +36,10 @@ PY
 }
 ratio() { python3 -c "print('%.2f' % ($1 / $2))"; }
 
+echo "### Big compressed archives read once: the index (\`bench/index.sh\`, $(date +%Y-%m-%d), $(nproc) cores, $(uname -r))"
+echo
+echo "The tarball of real files of compressed.sh ($(( $(stat -c %s real.tar) / 1048576 )) MiB, $(tar -tf real.tar | wc -l) entries); last member \`$last\`."
+echo
 echo "| archive | first pass, --no-index | first pass, index made | cost | second ls | ls ratio | bsdtar -tf | cat last, index | bsdtar -xOf | --no-index cat | cat ratio vs bsdtar | cat read | largest span | index size |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 for archive in real.tar.gz real.tar.zst real.tar.xz; do
@@ -53,7 +57,7 @@ for archive in real.tar.gz real.tar.zst real.tar.xz; do
     cat_index=$(median "$cli cat")
     cat_bsd=$(median "bsdtar -xOf")
     cat_plain=$(median "$cli --no-index cat")
-    "$cli" trace -o "$work/cat-trace.jsonl" -- cat "$archive!/$last" >/dev/null 2>&1
+    "$cli" trace -o "$work/cat-trace.jsonl" -- cat "$work/$archive!/$last" >/dev/null 2>&1
     read=$(python3 - "$work/cat-trace.jsonl" "$work/$archive" <<'PY'
 import json, sys
 print(sum(json.loads(l)["length"] for l in open(sys.argv[1]) if json.loads(l)["file"] == sys.argv[2]))
