@@ -222,7 +222,7 @@ void MainWindow::openSpec(const QString &spec)
     browse_->stop(); // the old file's tree stays until the new one opens (a failed open keeps it)
     address_->setText(spec);
     // A filter belongs to the file it was typed for: the next one starts unfiltered.
-    if (!browse_->current() || textToBytes(spec).split('!').first() != textToBytes(currentSpec()).split('!').first())
+    if (!browse_->current() || splitSpec(spec).file != splitSpec(currentSpec()).file)
         filter_->clear();
     showBusyMessage(tr("Opening %1…").arg(spec));
     updateStatus();

@@ -87,6 +87,23 @@ private Q_SLOTS:
         QCOMPARE(window.windowTitle(), QStringLiteral("plain.bin — ArchiveScope"));
     }
 
+    // Two files whose names differ after a "!": each is a file of its own, so the filter typed
+    // for one does not stick to the other (the window once split SPECs by hand at '!').
+    void filterBelongsToItsFileEvenWithBangs()
+    {
+        const QString a = test::writeFile(dir_, QStringLiteral("x!a.bin"), test::seededBytes(3000, 5));
+        const QString b = test::writeFile(dir_, QStringLiteral("x!b.bin"), test::seededBytes(3000, 6));
+        ui::MainWindow window;
+        QSignalSpy spy(&window, &ui::MainWindow::opened);
+        window.openSpec(a);
+        QVERIFY(waitOpened(window, spy));
+        window.filterEdit()->setText(QStringLiteral("*.txt"));
+        spy.clear();
+        window.openSpec(b);
+        QVERIFY(waitOpened(window, spy));
+        QVERIFY2(window.filterEdit()->text().isEmpty(), "the filter stuck to another file");
+    }
+
     void opensDroppedFile()
     {
         const QString path = test::writeFile(dir_, QStringLiteral("dropped.bin"), test::seededBytes(4321, 2));
