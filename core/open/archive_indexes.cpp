@@ -47,7 +47,12 @@ Result<ArchiveIndexFacts> archiveIndexAt(const Location &location)
     facts.filters = index->filters;
     facts.members = index->entries.size();
     facts.decodedBytes = index->decodedSize;
-    facts.seekPoints = index->gzip ? index->gzip->points.size() : 0;
+    facts.seekPoints = index->gzip ? index->gzip->points.size() : index->xz ? index->xz->blocks.size()
+                                                                            : 0;
+    if (index->xz) {
+        for (const XzBlock &b : index->xz->blocks)
+            facts.largestSpanBytes = std::max(facts.largestSpanBytes, b.compressedSize);
+    }
     if (index->gzip) {
         const auto &points = index->gzip->points;
         const uint64_t fileSize = location.source ? location.source->size() : 0;

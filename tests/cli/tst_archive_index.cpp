@@ -97,8 +97,10 @@ private Q_SLOTS:
         const QString tar = dir_.filePath(QStringLiteral("plain.tar"));
         QCOMPARE(test::run(QStringLiteral("bsdtar"), QStringList{QStringLiteral("-cf"), tar, QStringLiteral("-C"), tree_} + QStringList{QStringLiteral("docs"), QStringLiteral("zz-last.bin")}).exitCode, 0);
         for (const auto &[program, suffix] : std::initializer_list<std::pair<const char *, const char *>>{
-                 {"gzip", "gz"}, {"pigz", "pigz.gz"}, {"xz", "xz"}, {"zstd", "zst"}, {"bzip2", "bz2"}}) {
-            const auto r = test::run(QString::fromLatin1(program), {QStringLiteral("-c"), tar});
+                 {"gzip", "gz"}, {"pigz", "pigz.gz"}, {"xz", "xz"}, {"xz -T2 --block-size=4MiB", "blocks.xz"}, {"zstd", "zst"}, {"bzip2", "bz2"}}) {
+            QStringList args = QString::fromLatin1(program).split(QLatin1Char(' '));
+            const QString tool = args.takeFirst();
+            const auto r = test::run(tool, args + QStringList{QStringLiteral("-c"), tar});
             QCOMPARE(r.exitCode, 0);
             QFile out(dir_.filePath(QStringLiteral("a.tar.%1").arg(QString::fromLatin1(suffix))));
             QVERIFY(out.open(QIODevice::WriteOnly));
@@ -118,7 +120,8 @@ private Q_SLOTS:
         QTest::addColumn<bool>("seekPoints");
         QTest::newRow("gzip") << QStringLiteral("gz") << true;
         QTest::newRow("pigz") << QStringLiteral("pigz.gz") << true;
-        QTest::newRow("xz") << QStringLiteral("xz") << false;
+        QTest::newRow("xz, one block") << QStringLiteral("xz") << false;
+        QTest::newRow("xz -T2, 4 MiB blocks") << QStringLiteral("blocks.xz") << true;
         QTest::newRow("zstd") << QStringLiteral("zst") << false;
         QTest::newRow("bzip2") << QStringLiteral("bz2") << false;
     }

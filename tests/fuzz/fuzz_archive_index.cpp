@@ -6,6 +6,7 @@
 
 #include "formats/archive/archive_index.h"
 #include "io/filters/gzip_seek_points.h"
+#include "io/filters/xz_blocks.h"
 #include "io/memory_source.h"
 
 #include <zlib.h>
@@ -36,7 +37,17 @@ QByteArray gzipSample()
 void use(const QByteArray &file)
 {
     auto index = decodeIndex(file, QStringLiteral("fuzz.idx"));
-    if (!index || !index->gzip)
+    if (!index)
+        return;
+    if (index->xz) {
+        // Blocks over bytes that are not xz: refused as implausible, or each block an error.
+        static const SourcePtr bytes = std::make_shared<MemorySource>(gzipSample(), QStringLiteral("fuzz.tar.xz"));
+        if (auto stream = openXzAt(bytes, index->xz, index->decodedSize / 2, QStringLiteral("fuzz.tar.xz"))) {
+            char buffer[16384];
+            (void)(*stream)->read(buffer);
+        }
+    }
+    if (!index->gzip)
         return;
     static const SourcePtr source = std::make_shared<MemorySource>(gzipSample(), QStringLiteral("fuzz.tar.gz"));
     for (uint64_t offset : {uint64_t(0), index->decodedSize / 2, index->decodedSize ? index->decodedSize - 1 : 0}) {

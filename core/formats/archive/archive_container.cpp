@@ -197,6 +197,10 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
     if (gzip) {
         if (auto points = recorder.finish(*decoded))
             made.gzip = std::make_shared<const GzipSeekIndex>(std::move(*points));
+    } else if (filters_ == QStringList{QStringLiteral("xz")}) {
+        // xz's blocks are its own restart points, listed at its end.
+        if (auto blocks = readXzBlocks(*source_); blocks && blocks->decodedSize == *decoded)
+            made.xz = std::make_shared<const XzBlockIndex>(std::move(*blocks));
     }
     auto kept = std::make_shared<const ArchiveIndex>(std::move(made));
     index_cache::remember(kept);

@@ -43,6 +43,12 @@ QByteArray encodeIndex(const ArchiveIndex &index)
             for (const GzipSeekPoint &p : index.gzip->points)
                 out << quint64(p.out) << quint64(p.bit) << p.memberStart << quint32(p.spanCrc) << p.window; // the whole payload is compressed below
         }
+        out << bool(index.xz);
+        if (index.xz) {
+            out << quint32(index.xz->check) << quint64(index.xz->decodedSize) << quint64(index.xz->blocks.size());
+            for (const XzBlock &b : index.xz->blocks)
+                out << quint64(b.compressed) << quint64(b.compressedSize) << quint64(b.out) << quint64(b.outSize);
+        }
     }
     return wrapIndexPayload(payload);
 }
@@ -130,6 +136,28 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
         if (in.status() != QDataStream::Ok || gzipSize != decoded || !gzip->plausible(kMaxSpan))
             return bad(QStringLiteral("its seek points are inconsistent"));
         index.gzip = std::move(gzip);
+    }
+    bool hasXz = false;
+    in >> hasXz;
+    if (hasXz) {
+        auto xz = std::make_shared<XzBlockIndex>();
+        quint32 check = 0;
+        quint64 xzSize = 0, count = 0;
+        in >> check >> xzSize >> count;
+        if (in.status() != QDataStream::Ok || count * 32 > quint64(payload.size()))
+            return bad(QStringLiteral("its xz blocks are inconsistent"));
+        xz->check = check;
+        xz->decodedSize = xzSize;
+        xz->blocks.resize(size_t(count));
+        for (XzBlock &b : xz->blocks) {
+            quint64 at = 0, size = 0, out = 0, outSize = 0;
+            in >> at >> size >> out >> outSize;
+            b = {at, size, out, outSize};
+        }
+        // Against the file's size when it is used (openXzAt); here, that it adds up.
+        if (in.status() != QDataStream::Ok || xzSize != decoded || !xz->plausible(UINT64_MAX))
+            return bad(QStringLiteral("its xz blocks are inconsistent"));
+        index.xz = std::move(xz);
     }
     if (in.status() != QDataStream::Ok || !in.atEnd())
         return bad(QStringLiteral("it does not end where it should"));

@@ -9,6 +9,7 @@
 // and what it leads to is checked again when read (the span CRCs, the member's header).
 
 #include "io/filters/gzip_seek_points.h"
+#include "io/filters/xz_blocks.h"
 #include "io/result.h"
 #include "vfs/entry.h"
 
@@ -25,6 +26,7 @@ struct ArchiveIndex {
     std::vector<Entry> entries; // the listing, in archive order
     std::vector<uint64_t> headers; // per entry: its header's offset in the decoded stream
     std::shared_ptr<const GzipSeekIndex> gzip; // null: no seek points (the format has none here)
+    std::shared_ptr<const XzBlockIndex> xz; // a multi-block xz file's blocks
     uint64_t decodedSize = 0;
 };
 

@@ -66,7 +66,7 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openTarAt(SourcePtr 
     if (!nameCharset.isEmpty() && archive_read_set_options(a, ("hdrcharset=" + nameCharset).constData()) < ARCHIVE_WARN)
         return Error::make(ErrorKind::Usage, reader->source_->name(), QStringLiteral("cannot decode names from '%1'").arg(QString::fromLatin1(nameCharset)));
     reader->decoded_ = std::make_unique<Readahead>(std::move(decoded), false);
-    reader->ourFilters_ = {QStringLiteral("gzip")};
+    reader->ourFilters_ = {QStringLiteral("decoded")};
     archive_read_set_callback_data(a, reader.get());
     archive_read_set_read_callback(a, &LibarchiveReader::readCallback);
     archive_read_set_skip_callback(a, &LibarchiveReader::skipCallback);
