@@ -176,7 +176,7 @@ private:
         consumed_ = at;
         if (!whole)
             return fail(b, ret == LZMA_STREAM_END ? QStringLiteral("it decodes to another size than the index says")
-                                                   : QStringLiteral("it does not decode (liblzma error %1)").arg(int(ret)));
+                                                  : QStringLiteral("it does not decode (liblzma error %1)").arg(int(ret)));
         return {};
     }
 
