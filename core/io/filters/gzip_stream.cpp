@@ -213,8 +213,14 @@ void GzipStream::recordSeekPoints(GzipSeekRecorder *recorder)
 // on a thread of its own (io/filters/gzip_block_search); its outcome is taken at a later read.
 void GzipStream::checkpoint(std::span<const char> out)
 {
-    collectSearch(false);
-    if (search_.valid() || !recorder_->due(totalOut_) || out.size() < deflate::kWindow)
+    // The search started a quarter spacing ago is taken now, waiting if it has not finished: the
+    // points depend on the file only, never on how fast the search thread ran (sanitizers, load).
+    if (search_.valid()) {
+        if (totalOut_ < searchStart_ + recorder_->spacing() / 4)
+            return;
+        collectSearch(true);
+    }
+    if (!recorder_->due(totalOut_) || out.size() < deflate::kWindow)
         return;
     const auto phase = state_->block_state;
     if (state_->bfinal || (phase != ISAL_BLOCK_CODED && phase != ISAL_BLOCK_TYPE0 && phase != ISAL_BLOCK_NEW_HDR))
@@ -235,6 +241,7 @@ void GzipStream::checkpoint(std::span<const char> out)
     search.out = totalOut_;
     search.before = QByteArray(out.last(deflate::kWindow).data(), qsizetype(deflate::kWindow));
     recorder_->searching(totalOut_);
+    searchStart_ = totalOut_;
     search_ = std::async(std::launch::async, [search = std::move(search)]() mutable -> std::optional<FoundBlock> {
         try {
             return searchBlock(std::move(search));
@@ -254,7 +261,7 @@ void GzipStream::collectSearch(bool wait)
     if (found)
         recorder_->blockPoint(std::move(found->point), found->memberCrc);
     else
-        recorder_->postpone(totalOut_);
+        recorder_->postpone(searchStart_);
 }
 
 } // namespace asc

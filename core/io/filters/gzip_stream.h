@@ -54,6 +54,7 @@ private:
     GzipPieces::Counts pieceCounts_; // of the members before
     GzipSeekRecorder *recorder_ = nullptr;
     std::future<std::optional<FoundBlock>> search_; // at most one at a time
+    uint64_t searchStart_ = 0; // decoded offset where it started
     uint64_t totalOut_ = 0;
     uint64_t memberStart_ = 0;
     uint64_t memberOut_ = 0; // bytes out of the current member
