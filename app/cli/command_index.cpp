@@ -15,6 +15,25 @@
 
 namespace asc::cli {
 
+namespace {
+// Why a file has no restart point besides its start, by its filter.
+QString noPointsReason(const QStringList &filters)
+{
+    const QString f = filters.join(QStringLiteral(", "));
+    if (f == QLatin1String("gzip"))
+        return QStringLiteral("the file is shorter than one span");
+    if (f == QLatin1String("xz"))
+        return QStringLiteral("one xz block (xz -T0 and pixz write several)");
+    if (f == QLatin1String("bzip2"))
+        return QStringLiteral("one bzip2 block");
+    if (f == QLatin1String("zstd"))
+        return QStringLiteral("one zstd frame (what zstd writes; pzstd and zstd's seekable format write several)");
+    if (f == QLatin1String("lz4"))
+        return QStringLiteral("one lz4 frame (what lz4 writes; files compressed in parts have several)");
+    return QStringLiteral("%1 has no restart points").arg(f);
+}
+} // namespace
+
 int runIndex(const QStringList &args)
 {
     ArgumentParser p(QStringLiteral("index"), QStringLiteral("Build the index of a compressed tarball if it has none, and show what it holds: "
@@ -43,7 +62,7 @@ int runIndex(const QStringList &args)
     const uint64_t spacing = index.seekPoints > 0 ? index.decodedBytes / index.seekPoints : 0;
     const QString seekText = index.seekPoints > 0
                                  ? QStringLiteral("%1 seek points, one per %2 of decoded bytes on average").arg(index.seekPoints).arg(sizeLabel(spacing))
-                                 : QStringLiteral("no seek points: %1 has none here yet; a member is read from the archive's start").arg(index.filters.join(QStringLiteral(", ")));
+                                 : QStringLiteral("no seek points: %1; a member is read from the archive's start").arg(noPointsReason(index.filters));
     if (json) {
         QJsonObject o;
         o[QStringLiteral("spec")] = spec;

@@ -47,19 +47,31 @@ Result<ArchiveIndexFacts> archiveIndexAt(const Location &location)
     facts.filters = index->filters;
     facts.members = index->entries.size();
     facts.decodedBytes = index->decodedSize;
-    facts.seekPoints = index->gzip ? index->gzip->points.size() : index->xz ? index->xz->blocks.size()
-                                                                            : 0;
+    facts.seekPoints = index->gzip ? index->gzip->points.size() : index->xz   ? index->xz->blocks.size()
+                                                              : index->bzip2  ? index->bzip2->points.size()
+                                                              : index->frames ? index->frames->points.size()
+                                                                              : 0;
     if (index->xz) {
         for (const XzBlock &b : index->xz->blocks)
             facts.largestSpanBytes = std::max(facts.largestSpanBytes, b.compressedSize);
     }
-    if (index->gzip) {
-        const auto &points = index->gzip->points;
+    // The most compressed bytes read from one point to the next (the bit offsets' bytes, whole).
+    auto widest = [&](const auto &points) {
         const uint64_t fileSize = location.source ? location.source->size() : 0;
         for (size_t i = 0; i < points.size(); ++i) {
             const uint64_t end = i + 1 < points.size() ? points[i + 1].bit / 8 + 1 : fileSize;
             facts.largestSpanBytes = std::max(facts.largestSpanBytes, end - points[i].bit / 8);
         }
+    };
+    if (index->gzip)
+        widest(index->gzip->points);
+    if (index->bzip2)
+        widest(index->bzip2->points);
+    if (index->frames) {
+        const auto &points = index->frames->points;
+        const uint64_t fileSize = location.source ? location.source->size() : 0;
+        for (size_t i = 0; i < points.size(); ++i)
+            facts.largestSpanBytes = std::max(facts.largestSpanBytes, (i + 1 < points.size() ? points[i + 1].byte : fileSize) - points[i].byte);
     }
     return facts;
 }

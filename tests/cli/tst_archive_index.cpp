@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The archive index (formats/archive/index_cache) as a user meets it, counted with the I/O trace:
-// the first listing of a compressed tarball (made by gzip, pigz, xz, zstd, bzip2) reads it
-// whole and keeps an index; the second reads almost nothing of it and lists the same; cat of the
-// last member of a tar.gz reads the span before it, not the archive, and gives tar's bytes; an
+// the first listing of a compressed tarball (made by gzip, pigz, xz, zstd, pzstd, bzip2, lbzip2,
+// lz4) reads it whole and keeps an index; the second reads almost nothing of it and lists the
+// same; cat of the last member reads from the restart point before it (a gzip seek point, an xz
+// or bzip2 block, a zstd or lz4 frame), not the archive, and gives tar's bytes; an
 // archive that changed, a damaged index and --no-index all read the archive again; index --json
 // and --drop say what there is.
 
@@ -82,7 +83,7 @@ class TestArchiveIndex : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        for (const char *tool : {"gzip", "pigz", "xz", "zstd", "bzip2", "bsdtar"})
+        for (const char *tool : {"gzip", "pigz", "xz", "zstd", "pzstd", "bzip2", "lbzip2", "lz4", "bsdtar"})
             ASC_REQUIRE_TOOL(QString::fromLatin1(tool));
         qputenv("ARCHIVESCOPE_INDEX_DIR", cache_.path().toLocal8Bit());
         // 40 MiB of text in 160 files, then a member of random bytes last.
@@ -97,7 +98,7 @@ private Q_SLOTS:
         const QString tar = dir_.filePath(QStringLiteral("plain.tar"));
         QCOMPARE(test::run(QStringLiteral("bsdtar"), QStringList{QStringLiteral("-cf"), tar, QStringLiteral("-C"), tree_} + QStringList{QStringLiteral("docs"), QStringLiteral("zz-last.bin")}).exitCode, 0);
         for (const auto &[program, suffix] : std::initializer_list<std::pair<const char *, const char *>>{
-                 {"gzip", "gz"}, {"pigz", "pigz.gz"}, {"xz -1 -T1", "xz"}, {"xz -1 -T2 --block-size=4MiB", "blocks.xz"}, {"zstd", "zst"}, {"bzip2", "bz2"}}) {
+                 {"gzip", "gz"}, {"pigz", "pigz.gz"}, {"xz -1 -T1", "xz"}, {"xz -1 -T2 --block-size=4MiB", "blocks.xz"}, {"zstd", "zst"}, {"pzstd -q -p 2", "pzstd.zst"}, {"bzip2", "bz2"}, {"lbzip2 -n 2", "lbzip2.bz2"}, {"lz4", "lz4"}}) {
             QStringList args = QString::fromLatin1(program).split(QLatin1Char(' '));
             const QString tool = args.takeFirst();
             // xz -1: a loaded CI machine took over two minutes for xz -6 of these 40 MiB.
@@ -106,6 +107,17 @@ private Q_SLOTS:
             QFile out(dir_.filePath(QStringLiteral("a.tar.%1").arg(QString::fromLatin1(suffix))));
             QVERIFY(out.open(QIODevice::WriteOnly));
             out.write(r.out);
+        }
+        // lz4 in 4 MiB parts joined: a frame each (lz4 itself writes one).
+        QFile whole(tar);
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        QFile parts(dir_.filePath(QStringLiteral("a.tar.parts.lz4")));
+        QVERIFY(parts.open(QIODevice::WriteOnly));
+        for (int i = 0; !whole.atEnd(); ++i) {
+            const QString part = test::writeFile(dir_, QStringLiteral("part%1").arg(i), whole.read(4 << 20));
+            const auto r = test::run(QStringLiteral("lz4"), {QStringLiteral("-c"), part});
+            QCOMPARE(r.exitCode, 0);
+            parts.write(r.out);
         }
     }
 
@@ -123,8 +135,12 @@ private Q_SLOTS:
         QTest::newRow("pigz") << QStringLiteral("pigz.gz") << true;
         QTest::newRow("xz, one block") << QStringLiteral("xz") << false;
         QTest::newRow("xz -T2, 4 MiB blocks") << QStringLiteral("blocks.xz") << true;
-        QTest::newRow("zstd") << QStringLiteral("zst") << false;
-        QTest::newRow("bzip2") << QStringLiteral("bz2") << false;
+        QTest::newRow("zstd, one frame") << QStringLiteral("zst") << false;
+        QTest::newRow("pzstd, frames") << QStringLiteral("pzstd.zst") << true;
+        QTest::newRow("bzip2") << QStringLiteral("bz2") << true;
+        QTest::newRow("lbzip2") << QStringLiteral("lbzip2.bz2") << true;
+        QTest::newRow("lz4, one frame") << QStringLiteral("lz4") << false;
+        QTest::newRow("lz4 in parts") << QStringLiteral("parts.lz4") << true;
     }
 
     void secondListingReadsAlmostNothing()

@@ -8,8 +8,10 @@
 // lists as bsdtar lists it and still says which filter it was.
 
 #include "formats/archive/compressed_facts.h"
+#include "io/filters/bzip2_points.h"
 #include "io/filters/bzip2_stream.h"
 #include "io/filters/filter_chain.h"
+#include "io/filters/frame_points.h"
 #include "io/filters/gzip_stream.h"
 #include "io/memory_source.h"
 #include "stream_read.h"
@@ -99,6 +101,14 @@ class TestStreamFilters : public QObject {
         QVERIFY2(*out.error().offset <= uint64_t(damaged.size()), qPrintable(out.error().toString()));
     }
 
+    // A stream decoded from a restart point: `original_` from `offset` on, or its error.
+    static Result<QByteArray> fromPoint(Result<StreamPtr> stream)
+    {
+        if (!stream)
+            return std::move(stream).error();
+        return test::readToEnd(**stream);
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -170,6 +180,14 @@ private Q_SLOTS:
                       QStringLiteral("zstd"), "two zstd frames");
     }
 
+    static Bzip2Stream::Options bzip2Options(unsigned threads, std::vector<uint64_t> falseMagics = {})
+    {
+        Bzip2Stream::Options options;
+        options.threads = threads;
+        options.falseMagics = std::move(falseMagics);
+        return options;
+    }
+
     static Result<QByteArray> decodeBzip2(const QByteArray &compressed, Bzip2Stream::Options options, Bzip2Stream::Counts *counts = nullptr)
     {
         Bzip2Stream stream(std::make_unique<SourceStream>(std::make_shared<MemorySource>(compressed, QStringLiteral("sample.z"))),
@@ -198,7 +216,7 @@ private Q_SLOTS:
         // Every block of a bzip2 -1 file, on two threads: the blocks counted are bzip2's own
         // (bzip2 -tvv prints one "[n: huff+mtf rt+rld]" per block).
         Bzip2Stream::Counts counts;
-        auto out = decodeBzip2(small, {2, size_t(1) << 20, {}}, &counts);
+        auto out = decodeBzip2(small, bzip2Options(2), &counts);
         QVERIFY2(out, qPrintable(out ? QString() : out.error().toString()));
         QVERIFY(*out == original_);
         const auto verbose = test::run(QStringLiteral("bzip2"), {QStringLiteral("-tvv"), test::writeFile(dir_, QStringLiteral("small.bz2"), small)});
@@ -209,6 +227,91 @@ private Q_SLOTS:
         QCOMPARE(counts.recuts, uint64_t(0));
     }
 
+    void bzip2RestartsAtItsBlocks()
+    {
+        // The points a full decode notes (one per block here) each start a decoder that gives
+        // the rest of the original; a point that does not match its file is an error.
+        const QByteArray compressed = tool(QStringLiteral("bzip2"), {QStringLiteral("-1"), QStringLiteral("-c"), plain_});
+        const auto source = std::make_shared<MemorySource>(compressed, QStringLiteral("sample.bz2"));
+        Bzip2PointRecorder recorder(1);
+        SeekRecorders recorders;
+        recorders.bzip2 = &recorder;
+        auto decoded = openDecoded(source, kMaxFilterDepth, recorders);
+        QVERIFY(decoded);
+        QCOMPARE(test::readToEnd(*decoded->stream).value(), original_);
+        auto index = recorder.finish(uint64_t(original_.size()));
+        QVERIFY(index);
+        QVERIFY2(index->points.size() >= 30, qPrintable(QString::number(index->points.size())));
+        auto shared = std::make_shared<const Bzip2PointIndex>(*index);
+        for (const uint64_t offset : {uint64_t(0), uint64_t(original_.size() / 2), uint64_t(original_.size() - 10), index->points[7].out}) {
+            auto rest = fromPoint(openBzip2At(source, shared, offset, source->name()));
+            QVERIFY2(rest, qPrintable(rest ? QString() : rest.error().toString()));
+            QVERIFY2(*rest == original_.mid(qsizetype(offset)), qPrintable(QString::number(offset)));
+        }
+        // A point a bit off, or with another combined CRC (found at the stream's end): errors.
+        for (int damage = 0; damage < 2; ++damage) {
+            Bzip2PointIndex bad = *index;
+            Bzip2Point &p = bad.points[5];
+            if (damage == 0)
+                p.bit += 1;
+            else
+                p.combined ^= 1;
+            auto rest = fromPoint(openBzip2At(source, std::make_shared<const Bzip2PointIndex>(bad), p.out, source->name()));
+            QVERIFY2(!rest, qPrintable(QString::number(damage)));
+            QVERIFY(rest.error().toString().contains(QLatin1String("sample.bz2")));
+        }
+    }
+
+    void zstdAndLz4RestartAtTheirFrames_data()
+    {
+        QTest::addColumn<QString>("program");
+        QTest::addColumn<int>("format");
+        QTest::newRow("zstd, a skippable frame first") << QStringLiteral("zstd") << int(FrameFormat::Zstd);
+        QTest::newRow("lz4, zero padding last") << QStringLiteral("lz4") << int(FrameFormat::Lz4);
+    }
+
+    void zstdAndLz4RestartAtTheirFrames()
+    {
+        QFETCH(QString, program);
+        QFETCH(int, format);
+        // Four parts compressed apart and joined (as pzstd writes), a skippable frame before
+        // them (zstd) or zeros after them (lz4).
+        QByteArray compressed;
+        if (format == int(FrameFormat::Zstd))
+            compressed = QByteArray("\x50\x2a\x4d\x18\x04\x00\x00\x00"
+                                    "abcd",
+                                    12);
+        const qsizetype quarter = original_.size() / 4;
+        for (int i = 0; i < 4; ++i) {
+            const QString part = test::writeFile(dir_, QStringLiteral("frame%1").arg(i), original_.mid(i * quarter, i == 3 ? -1 : quarter));
+            compressed += tool(program, {QStringLiteral("-c"), part});
+        }
+        if (format == int(FrameFormat::Lz4))
+            compressed += QByteArray(16, '\0');
+        const auto source = std::make_shared<MemorySource>(compressed, QStringLiteral("sample.frames"));
+        FramePointRecorder recorder(1);
+        SeekRecorders recorders;
+        recorders.frames = &recorder;
+        auto decoded = openDecoded(source, kMaxFilterDepth, recorders);
+        QVERIFY(decoded);
+        QCOMPARE(decoded->filters, QStringList{program});
+        QCOMPARE(test::readToEnd(*decoded->stream).value(), original_);
+        auto index = recorder.finish(uint64_t(original_.size()));
+        QVERIFY(index);
+        QCOMPARE(index->points.size(), size_t(4));
+        auto shared = std::make_shared<const FramePointIndex>(*index);
+        for (const uint64_t offset : {uint64_t(0), uint64_t(quarter), uint64_t(original_.size() - 5), uint64_t(3 * quarter - 1)}) {
+            auto rest = fromPoint(openFramesAt(source, FrameFormat(format), shared, offset, source->name()));
+            QVERIFY2(rest, qPrintable(rest ? QString() : rest.error().toString()));
+            QVERIFY2(*rest == original_.mid(qsizetype(offset)), qPrintable(QString::number(offset)));
+        }
+        // A frame start a byte off: an error.
+        FramePointIndex bad = *index;
+        bad.points[2].byte += 1;
+        auto rest = fromPoint(openFramesAt(source, FrameFormat(format), std::make_shared<const FramePointIndex>(bad), bad.points[2].out, source->name()));
+        QVERIFY(!rest);
+    }
+
     void bzip2MagicInsideABlockIsCutAgain()
     {
         // A block's magic inside another block's data (here: offsets we say are magics) makes
@@ -216,7 +319,7 @@ private Q_SLOTS:
         // output is still bzip2's.
         const QByteArray small = tool(QStringLiteral("bzip2"), {QStringLiteral("-1"), QStringLiteral("-c"), plain_});
         Bzip2Stream::Counts counts;
-        auto out = decodeBzip2(small, {2, size_t(1) << 20, {8 * 1000 + 3, 8 * 50000 + 5, 8 * 50001}}, &counts);
+        auto out = decodeBzip2(small, bzip2Options(2, {8 * 1000 + 3, 8 * 50000 + 5, 8 * 50001}), &counts);
         QVERIFY2(out, qPrintable(out ? QString() : out.error().toString()));
         QVERIFY(*out == original_);
         QVERIFY2(counts.recuts >= 3, qPrintable(QString::number(counts.recuts)));
@@ -224,7 +327,7 @@ private Q_SLOTS:
         std::vector<uint64_t> many;
         for (int i = 1; i <= Bzip2Stream::kMaxRecuts + 2; ++i)
             many.push_back(8 * 100 + uint64_t(i) * 97);
-        out = decodeBzip2(small, {2, size_t(1) << 20, many}, &counts);
+        out = decodeBzip2(small, bzip2Options(2, many), &counts);
         QVERIFY(!out);
         QCOMPARE(out.error().offset, std::optional<uint64_t>(4)); // the first block, after "BZh1"
         QVERIFY2(out.error().message.contains(QStringLiteral("bzip2 block starting here")), qPrintable(out.error().toString()));

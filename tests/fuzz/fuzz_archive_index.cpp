@@ -2,9 +2,12 @@
 // The archive index loader (formats/archive/archive_index) over arbitrary bytes: the bytes as an
 // index file, and (to reach the parser behind the checksum) as an index's payload wrapped the way
 // an index is written. What decodes is then used: a read through its seek points over a small
-// gzip stream, which must end in bytes or an error, never a crash or a hang. Bounded: 64 KiB read.
+// gzip stream (and xz blocks, bzip2 blocks, zstd and lz4 frames over the same bytes), which must
+// end in bytes or an error, never a crash or a hang. Bounded: 64 KiB read.
 
 #include "formats/archive/archive_index.h"
+#include "io/filters/bzip2_points.h"
+#include "io/filters/frame_points.h"
 #include "io/filters/gzip_seek_points.h"
 #include "io/filters/xz_blocks.h"
 #include "io/memory_source.h"
@@ -45,6 +48,19 @@ void use(const QByteArray &file)
         if (auto stream = openXzAt(bytes, index->xz, index->decodedSize / 2, QStringLiteral("fuzz.tar.xz"))) {
             char buffer[16384];
             (void)(*stream)->read(buffer);
+        }
+    }
+    // bzip2 blocks and zstd/lz4 frames over bytes that are neither: refused, or errors.
+    static const SourcePtr other = std::make_shared<MemorySource>(gzipSample(), QStringLiteral("fuzz.tar.bz2"));
+    char scratch[16384];
+    if (index->bzip2) {
+        if (auto stream = openBzip2At(other, index->bzip2, index->decodedSize / 2, other->name()))
+            (void)(*stream)->read(scratch);
+    }
+    if (index->frames) {
+        for (FrameFormat format : {FrameFormat::Zstd, FrameFormat::Lz4}) {
+            if (auto stream = openFramesAt(other, format, index->frames, index->decodedSize / 2, other->name()))
+                (void)(*stream)->read(scratch);
         }
     }
     if (!index->gzip)

@@ -21,6 +21,14 @@ namespace asc {
 
 namespace {
 
+Bzip2Stream::Options bzip2Options(unsigned threads, size_t chunk)
+{
+    Bzip2Stream::Options options;
+    options.threads = threads;
+    options.chunk = chunk;
+    return options;
+}
+
 constexpr size_t kOutput = size_t(1) << 20; // decompressed bytes per call, the same for all
 
 Compression compressionOf(const ReadTarget &target)
@@ -331,10 +339,10 @@ std::vector<StrategyPtr> makeDecoderStrategies()
                                          [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<ZstdStream>(std::move(in), where, n); }),
         std::make_shared<FilterStrategy>(QStringLiteral("bzip2-1thread"), QStringLiteral("libbz2, one block after another on one thread (as bzip2 -d and libarchive decode), input read N bytes at a time"),
                                          Compression::Bzip2,
-                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<Bzip2Stream>(std::move(in), where, Bzip2Stream::Options{1, n, {}}); }),
+                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<Bzip2Stream>(std::move(in), where, bzip2Options(1, n)); }),
         std::make_shared<FilterStrategy>(QStringLiteral("bzip2-mt"), QStringLiteral("libbz2 on a thread per core, each block cut out at its magic (our bzip2 filter), input read N bytes at a time"),
                                          Compression::Bzip2,
-                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<Bzip2Stream>(std::move(in), where, Bzip2Stream::Options{0, n, {}}); }),
+                                         [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<Bzip2Stream>(std::move(in), where, bzip2Options(0, n)); }),
         std::make_shared<FilterStrategy>(QStringLiteral("lz4"), QStringLiteral("liblz4's frame decoder (our lz4 filter), input read N bytes at a time"), Compression::Lz4,
                                          [](StreamPtr in, const QString &where, size_t n) { return std::make_unique<Lz4Stream>(std::move(in), where, n); }),
         std::make_shared<LibarchiveFilterStrategy>(),

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "archive_container.h"
 
-#include "io/byte_text.h"
-
 #include "archive_entry_source.h"
+#include "compression_magic.h"
 #include "index_cache.h"
+#include "io/filters/bzip2_points.h"
 #include "io/filters/filter_chain.h"
+#include "io/filters/frame_points.h"
 #include "io/filters/gzip_seek_points.h"
 #include "io/byte_text.h"
 #include "io/slice_source.h"
@@ -100,7 +101,7 @@ Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::
     if (mode == LibarchiveReader::Mode::Archives && index_cache::enabled()) {
         char head[kRecogniseBytes] = {};
         auto got = container->source_->readAt(0, std::span(head, sizeof head));
-        if (got && recogniseCompression(QByteArrayView(head, qsizetype(*got))) != Compression::None) {
+        if (got && hasCompressionMagic(QByteArrayView(head, qsizetype(*got)))) {
             if (auto loaded = index_cache::load(*container->source_)) {
                 container->libarchiveFormat_ = loaded->libarchiveFormat;
                 container->filters_ = loaded->filters;
@@ -163,9 +164,17 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
     // The first complete listing of a compressed tar makes its index: where each header lies in
     // the decoded stream, and (gzip) seek points made by the same pass.
     std::optional<QByteArray> identity = indexable_ ? index_cache::identityOf(*source_) : std::nullopt;
-    const bool gzip = identity && filters_ == QStringList{QStringLiteral("gzip")};
-    GzipSeekRecorder recorder;
-    auto r = LibarchiveReader::open(source_, mode_, charset_, gzip ? &recorder : nullptr);
+    GzipSeekRecorder gzipPoints;
+    Bzip2PointRecorder bzip2Points;
+    FramePointRecorder framePoints;
+    SeekRecorders recorders;
+    if (identity && filters_ == QStringList{QStringLiteral("gzip")})
+        recorders.gzip = &gzipPoints;
+    if (identity && filters_ == QStringList{QStringLiteral("bzip2")})
+        recorders.bzip2 = &bzip2Points;
+    if (identity && (filters_ == QStringList{QStringLiteral("zstd")} || filters_ == QStringList{QStringLiteral("lz4")}))
+        recorders.frames = &framePoints;
+    auto r = LibarchiveReader::open(source_, mode_, charset_, &recorders);
     if (!r)
         return std::move(r).error();
     ArchiveIndex made;
@@ -194,9 +203,15 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
     made.libarchiveFormat = libarchiveFormat_;
     made.filters = filters_;
     made.decodedSize = *decoded;
-    if (gzip) {
-        if (auto points = recorder.finish(*decoded))
+    if (recorders.gzip) {
+        if (auto points = gzipPoints.finish(*decoded))
             made.gzip = std::make_shared<const GzipSeekIndex>(std::move(*points));
+    } else if (recorders.bzip2) {
+        if (auto points = bzip2Points.finish(*decoded))
+            made.bzip2 = std::make_shared<const Bzip2PointIndex>(std::move(*points));
+    } else if (recorders.frames) {
+        if (auto points = framePoints.finish(*decoded))
+            made.frames = std::make_shared<const FramePointIndex>(std::move(*points));
     } else if (filters_ == QStringList{QStringLiteral("xz")}) {
         // xz's blocks are its own restart points, listed at its end.
         if (auto blocks = readXzBlocks(*source_); blocks && blocks->decodedSize == *decoded)

@@ -27,7 +27,7 @@ Result<SourcePtr> ArchiveEntrySource::open(SourcePtr archive, LibarchiveReader::
 {
     std::shared_ptr<ArchiveEntrySource> source(new ArchiveEntrySource(std::move(archive), mode, std::move(charset), entry.ordinal, name));
     source->path_ = entry.path;
-    if (index && (index->gzip || index->xz) && entry.ordinal < index->entries.size() && index->entries[size_t(entry.ordinal)].path == entry.path &&
+    if (index && index->restartable() && entry.ordinal < index->entries.size() && index->entries[size_t(entry.ordinal)].path == entry.path &&
         index->headers[size_t(entry.ordinal)] != kUnknown)
         source->index_ = std::move(index);
     if (entry.size == kUnknown) {
@@ -52,7 +52,11 @@ Result<SourcePtr> ArchiveEntrySource::open(SourcePtr archive, LibarchiveReader::
 bool ArchiveEntrySource::restartFromIndex() const
 {
     const uint64_t header = index_->headers[size_t(ordinal_)];
-    auto stream = index_->gzip ? openGzipAt(archive_, index_->gzip, header, archive_->name()) : openXzAt(archive_, index_->xz, header, archive_->name());
+    auto stream = index_->gzip    ? openGzipAt(archive_, index_->gzip, header, archive_->name())
+                  : index_->xz    ? openXzAt(archive_, index_->xz, header, archive_->name())
+                  : index_->bzip2 ? openBzip2At(archive_, index_->bzip2, header, archive_->name())
+                                  : openFramesAt(archive_, index_->filters == QStringList{QStringLiteral("lz4")} ? FrameFormat::Lz4 : FrameFormat::Zstd,
+                                                 index_->frames, header, archive_->name());
     if (!stream)
         return false;
     auto r = LibarchiveReader::openTarAt(archive_, std::move(stream).value(), charset_);

@@ -12,7 +12,7 @@ namespace asc {
 
 namespace {
 const QByteArray kMagic = QByteArrayLiteral("ASCINDEX");
-constexpr quint32 kVersion = 1;
+constexpr quint32 kVersion = 2; // 2: bzip2 blocks, zstd and lz4 frames
 constexpr quint8 kLittleEndian = 1;
 // What ISA-L's window needs; a span no longer than this (index_cache's spacing, with room).
 constexpr qsizetype kWindow = 32768;
@@ -48,6 +48,18 @@ QByteArray encodeIndex(const ArchiveIndex &index)
             out << quint32(index.xz->check) << quint64(index.xz->decodedSize) << quint64(index.xz->blocks.size());
             for (const XzBlock &b : index.xz->blocks)
                 out << quint64(b.compressed) << quint64(b.compressedSize) << quint64(b.out) << quint64(b.outSize);
+        }
+        out << bool(index.bzip2);
+        if (index.bzip2) {
+            out << quint64(index.bzip2->decodedSize) << quint64(index.bzip2->points.size());
+            for (const Bzip2Point &p : index.bzip2->points)
+                out << quint64(p.bit) << quint64(p.out) << quint32(p.combined) << quint8(p.level);
+        }
+        out << bool(index.frames);
+        if (index.frames) {
+            out << quint64(index.frames->decodedSize) << quint64(index.frames->points.size());
+            for (const FramePoint &p : index.frames->points)
+                out << quint64(p.byte) << quint64(p.out);
         }
     }
     return wrapIndexPayload(payload);
@@ -97,7 +109,7 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
     index.filters = filters.isEmpty() ? QStringList() : QString::fromUtf8(filters).split(QLatin1Char(','));
     quint64 headers = 0;
     in >> headers;
-    if (in.status() != QDataStream::Ok || headers != index.entries.size() || headers * 8 > quint64(payload.size()))
+    if (in.status() != QDataStream::Ok || headers != index.entries.size() || headers > quint64(payload.size()) / 8)
         return bad(QStringLiteral("its listing is inconsistent"));
     index.headers.resize(size_t(headers));
     for (uint64_t &h : index.headers) {
@@ -117,7 +129,7 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
         auto gzip = std::make_shared<GzipSeekIndex>();
         quint64 gzipSize = 0, count = 0;
         in >> gzipSize >> count;
-        if (in.status() != QDataStream::Ok || count == 0 || count * 29 > quint64(payload.size()))
+        if (in.status() != QDataStream::Ok || count == 0 || count > quint64(payload.size()) / 29)
             return bad(QStringLiteral("its seek points are inconsistent"));
         gzip->decodedSize = gzipSize;
         gzip->points.resize(size_t(count));
@@ -144,7 +156,7 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
         quint32 check = 0;
         quint64 xzSize = 0, count = 0;
         in >> check >> xzSize >> count;
-        if (in.status() != QDataStream::Ok || count * 32 > quint64(payload.size()))
+        if (in.status() != QDataStream::Ok || count > quint64(payload.size()) / 32)
             return bad(QStringLiteral("its xz blocks are inconsistent"));
         xz->check = check;
         xz->decodedSize = xzSize;
@@ -158,6 +170,48 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
         if (in.status() != QDataStream::Ok || xzSize != decoded || !xz->plausible(UINT64_MAX))
             return bad(QStringLiteral("its xz blocks are inconsistent"));
         index.xz = std::move(xz);
+    }
+    bool hasBzip2 = false;
+    in >> hasBzip2;
+    if (hasBzip2) {
+        auto bzip2 = std::make_shared<Bzip2PointIndex>();
+        quint64 bzip2Size = 0, count = 0;
+        in >> bzip2Size >> count;
+        if (in.status() != QDataStream::Ok || count > quint64(payload.size()) / 21)
+            return bad(QStringLiteral("its bzip2 blocks are inconsistent"));
+        bzip2->decodedSize = bzip2Size;
+        bzip2->points.resize(size_t(count));
+        for (Bzip2Point &p : bzip2->points) {
+            quint64 bit = 0, out = 0;
+            quint32 combined = 0;
+            quint8 level = 0;
+            in >> bit >> out >> combined >> level;
+            p = {bit, out, combined, level};
+        }
+        // Against the file's size when it is used (openBzip2At); here, that it is in order.
+        if (in.status() != QDataStream::Ok || bzip2Size != decoded || !bzip2->plausible(UINT64_MAX))
+            return bad(QStringLiteral("its bzip2 blocks are inconsistent"));
+        index.bzip2 = std::move(bzip2);
+    }
+    bool hasFrames = false;
+    in >> hasFrames;
+    if (hasFrames) {
+        auto frames = std::make_shared<FramePointIndex>();
+        quint64 framesSize = 0, count = 0;
+        in >> framesSize >> count;
+        if (in.status() != QDataStream::Ok || count > quint64(payload.size()) / 16)
+            return bad(QStringLiteral("its frames are inconsistent"));
+        frames->decodedSize = framesSize;
+        frames->points.resize(size_t(count));
+        for (FramePoint &p : frames->points) {
+            quint64 byte = 0, out = 0;
+            in >> byte >> out;
+            p = {byte, out};
+        }
+        const bool framed = index.filters == QStringList{QStringLiteral("zstd")} || index.filters == QStringList{QStringLiteral("lz4")};
+        if (in.status() != QDataStream::Ok || !framed || framesSize != decoded || !frames->plausible(UINT64_MAX))
+            return bad(QStringLiteral("its frames are inconsistent"));
+        index.frames = std::move(frames);
     }
     if (in.status() != QDataStream::Ok || !in.atEnd())
         return bad(QStringLiteral("it does not end where it should"));

@@ -2,12 +2,14 @@
 #pragma once
 // What one full pass over a compressed tarball learns, kept so that the next open need not
 // repeat it: the listing, where each member's header lies in the decoded stream, and the
-// decoder's seek points (gzip). With it a listing is read from the index, and a member is read
+// decoder's restart points (gzip seek points, xz and bzip2 blocks). With it a listing is read from the index, and a member is read
 // from the seek point before its header instead of from the archive's first byte.
 // The encoded index is untrusted input (a file in the user's cache): decodeIndex checks its
 // checksum, its counts against its length and the seek points' order before anything is used,
 // and what it leads to is checked again when read (the span CRCs, the member's header).
 
+#include "io/filters/bzip2_points.h"
+#include "io/filters/frame_points.h"
 #include "io/filters/gzip_seek_points.h"
 #include "io/filters/xz_blocks.h"
 #include "io/result.h"
@@ -27,6 +29,10 @@ struct ArchiveIndex {
     std::vector<uint64_t> headers; // per entry: its header's offset in the decoded stream
     std::shared_ptr<const GzipSeekIndex> gzip; // null: no seek points (the format has none here)
     std::shared_ptr<const XzBlockIndex> xz; // a multi-block xz file's blocks
+    std::shared_ptr<const Bzip2PointIndex> bzip2; // a bzip2 file's blocks (more than one)
+    std::shared_ptr<const FramePointIndex> frames; // a zstd or lz4 file's frames (filters says which)
+    // Whether a member can be read from a point before it rather than from the first byte.
+    bool restartable() const { return gzip || xz || bzip2 || frames; }
     uint64_t decodedSize = 0;
 };
 

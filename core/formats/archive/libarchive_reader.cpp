@@ -78,8 +78,8 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openTarAt(SourcePtr 
 
 Result<uint64_t> LibarchiveReader::drainDecoded()
 {
-    if (!decoded_)
-        return decodedOut_;
+    if (!decoded_) // libarchive decodes it (compress, lzma_alone): its size is not known here
+        return Error::make(ErrorKind::Unsupported, source_->name(), QStringLiteral("decoded by libarchive"));
     for (;;) {
         auto block = decoded_->next();
         if (!block)
@@ -90,7 +90,7 @@ Result<uint64_t> LibarchiveReader::drainDecoded()
     }
 }
 
-Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr source, Mode mode, const QByteArray &nameCharset, GzipSeekRecorder *recorder)
+Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr source, Mode mode, const QByteArray &nameCharset, const SeekRecorders *recorders)
 {
     std::unique_ptr<LibarchiveReader> reader(new LibarchiveReader(std::move(source), mode));
     archive *a = archive_read_new();
@@ -111,10 +111,10 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
                                QStringLiteral("cannot decode names from '%1': %2")
                                    .arg(QString::fromLatin1(nameCharset), QString::fromUtf8(archive_error_string(a))));
     }
-    // gzip, xz and zstd are ours (ISA-L, multi-threaded xz, zstd), decoded ahead on another
-    // core for inputs big enough to be worth a thread; libarchive parses what comes out, and
-    // still decodes what we have no faster decoder for (bzip2, lz4, lzip, compress).
-    auto decoded = openDecoded(reader->source_, kMaxFilterDepth, recorder);
+    // gzip, xz, zstd, bzip2, lz4, lzop and lzip are ours (io/filters/filter_chain), decoded
+    // ahead on another core for inputs big enough to be worth a thread; libarchive parses what
+    // comes out, and still decodes what we have no decoder for (compress, lzma_alone, lz4 legacy).
+    auto decoded = openDecoded(reader->source_, kMaxFilterDepth, recorders ? *recorders : SeekRecorders{});
     if (!decoded)
         return std::move(decoded).error();
     if (!decoded->filters.isEmpty()) {

@@ -20,7 +20,7 @@ struct archive_entry;
 namespace asc {
 
 class Readahead;
-class GzipSeekRecorder;
+struct SeekRecorders;
 class ByteStream;
 using StreamPtr = std::unique_ptr<ByteStream>;
 
@@ -35,7 +35,7 @@ public:
     // asks the readers that support it (zip, tar, cpio, cab, ...) to decode stored names from it;
     // empty keeps names as stored.
     static Result<std::unique_ptr<LibarchiveReader>> open(SourcePtr source, Mode mode, const QByteArray &nameCharset = {},
-                                                          GzipSeekRecorder *recorder = nullptr);
+                                                          const SeekRecorders *recorders = nullptr);
     // A tar read from `decoded`, the archive's decoded bytes from a member's header on (an
     // index's seek point): tar only, no filters. `source` is the archive, for names and errors.
     static Result<std::unique_ptr<LibarchiveReader>> openTarAt(SourcePtr source, StreamPtr decoded, const QByteArray &nameCharset = {});

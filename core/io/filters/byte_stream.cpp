@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 namespace asc {
 
@@ -66,6 +67,21 @@ Result<size_t> PeekStream::read(std::span<char> out)
         if (!more)
             return std::move(more).error();
         return n + *more;
+    }
+    return inner_->read(out);
+}
+
+Result<size_t> SkippedStream::read(std::span<char> out)
+{
+    std::vector<char> scratch;
+    while (skip_ > 0) {
+        scratch.resize(size_t(std::min<uint64_t>(skip_, 1 << 20)));
+        auto got = inner_->read(scratch);
+        if (!got)
+            return std::move(got).error();
+        if (*got == 0)
+            return size_t(0);
+        skip_ -= *got;
     }
     return inner_->read(out);
 }

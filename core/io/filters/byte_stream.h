@@ -67,4 +67,21 @@ private:
     qsizetype pendingAt_ = 0;
 };
 
+// A stream without its first `skip` bytes (a decoder started at a restart point before the
+// offset wanted).
+class SkippedStream final : public ByteStream {
+public:
+    SkippedStream(StreamPtr inner, uint64_t skip)
+        : inner_(std::move(inner)),
+          skip_(skip)
+    {
+    }
+    Result<size_t> read(std::span<char> out) override;
+    uint64_t consumed() const override { return inner_->consumed(); }
+
+private:
+    StreamPtr inner_;
+    uint64_t skip_;
+};
+
 } // namespace asc

@@ -2,6 +2,7 @@
 #include "bzip2_stream.h"
 
 #include "bzip2_blocks.h"
+#include "bzip2_points.h"
 #include "io/cancel.h"
 #include "io/trace.h"
 
@@ -45,6 +46,15 @@ Bzip2Stream::Bzip2Stream(StreamPtr upstream, QString where, Options options)
       threadCount_(options_.threads ? options_.threads : unsigned(std::max(1, QThread::idealThreadCount())))
 {
     std::sort(options_.falseMagics.begin(), options_.falseMagics.end());
+    if (options_.resume) {
+        // Offsets stay the file's: the window starts where the upstream does.
+        windowBase_ = options_.resume->bit / 8;
+        planBit_ = options_.resume->bit;
+        level_ = options_.resume->level;
+        combined_ = options_.resume->combined;
+        streams_ = 1;
+        expect_ = Expect::Magic;
+    }
 }
 
 Bzip2Stream::~Bzip2Stream()
@@ -73,7 +83,7 @@ Result<bool> Bzip2Stream::readMore()
     const size_t have = window_.size();
     const size_t chunk = bufferFor(*upstream_, std::max<size_t>(options_.chunk, 4096));
     uint8_t *room = window_.grow(chunk);
-    const TraceLayer layer("decompression input");
+    const TraceLayer layer(options_.resume ? "seek point" : "decompression input"); // a trace shows reads from a point
     auto got = upstream_->read(std::span(reinterpret_cast<char *>(room), chunk));
     window_.shrink(have + (got ? *got : 0));
     if (!got) {
@@ -211,8 +221,9 @@ void Bzip2Stream::planOne()
 
 void Bzip2Stream::plan()
 {
-    // Enough blocks ahead to keep every thread busy while the front one is handed out.
-    const size_t ahead = threadCount_ + 2;
+    // Enough blocks ahead to keep every thread busy while the front one is handed out, reached
+    // by doubling: a read of one member from a point does not decode blocks it never needs.
+    const size_t ahead = std::min<size_t>(threadCount_ + 2, size_t(2) << std::min<uint64_t>(counts_.blocks, 8));
     size_t decoding = 0;
     for (const auto &job : planned_)
         decoding += job->length ? 1 : 0;
@@ -320,9 +331,12 @@ Result<bool> Bzip2Stream::nextBlock()
             continue;
         }
         planned_.pop_front();
+        if (options_.recorder)
+            options_.recorder->block(Bzip2Point{job->bit, handedOut_, combined_, uint8_t(job->level)});
         combined_ = ((combined_ << 1) | (combined_ >> 31)) ^ job->crc;
         ++counts_.blocks;
         current_ = std::move(job->result.bytes);
+        handedOut_ += current_.size();
         currentAt_ = 0;
         if (!current_.empty())
             return true;

@@ -23,14 +23,28 @@
 
 namespace asc {
 
+class Bzip2PointRecorder;
+
 class Bzip2Stream final : public ByteStream {
 public:
+    // Where to start instead of a stream's header (io/filters/bzip2_points): the upstream's
+    // first byte is byte bit / 8 of the file, and a block of a level-`level` stream starts at
+    // `bit`, after blocks whose combined CRC was `combined`.
+    struct Resume {
+        uint64_t bit = 0;
+        int level = 9;
+        uint32_t combined = 0;
+    };
     struct Options {
         unsigned threads = 0; // decoding threads; 0: one per core
         size_t chunk = size_t(1) << 20; // compressed bytes per read of the upstream
         // For tests: bit offsets taken for block magics too, as a magic inside a block's data
         // would be.
         std::vector<uint64_t> falseMagics;
+        std::optional<Resume> resume;
+        // Notes a restart point per block handed out (the upstream must start at the file's
+        // first byte).
+        Bzip2PointRecorder *recorder = nullptr;
     };
     Bzip2Stream(StreamPtr upstream, QString where);
     Bzip2Stream(StreamPtr upstream, QString where, Options options);
@@ -92,6 +106,7 @@ private:
     std::vector<char> current_;
     size_t currentAt_ = 0;
     uint32_t combined_ = 0; // combined CRC of the current stream's blocks so far
+    uint64_t handedOut_ = 0; // decoded bytes of the blocks taken so far
     std::optional<Error> failed_;
     Counts counts_;
 

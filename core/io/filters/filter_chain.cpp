@@ -58,21 +58,59 @@ QString compressionName(Compression c)
     return QStringLiteral("none");
 }
 
-Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth, GzipSeekRecorder *recorder)
+namespace {
+
+// The compression of what `stream` starts with. Skippable frames (a magic zstd and lz4 share,
+// then a 32-bit length; pzstd writes one before each frame) are looked past: the frame after
+// them says which it is.
+Result<Compression> recognise(PeekStream &stream)
 {
-    const QString where = source->name();
-    return openDecoded(std::make_unique<SourceStream>(std::move(source)), where, maxDepth, recorder);
+    auto head = stream.peek(kRecogniseBytes);
+    if (!head)
+        return std::move(head).error();
+    Compression c = recogniseCompression(*head);
+    constexpr uint32_t kMaxSkippable = 1 << 20;
+    size_t skip = 0;
+    for (int frames = 0; c == Compression::None && frames < 4; ++frames) {
+        auto bytes = stream.peek(skip + 8);
+        if (!bytes)
+            return std::move(bytes).error();
+        if (size_t(bytes->size()) < skip + 8)
+            break;
+        const auto *b = reinterpret_cast<const uint8_t *>(bytes->constData()) + skip;
+        if ((b[0] & 0xf0) != 0x50 || b[1] != 0x2a || b[2] != 0x4d || b[3] != 0x18)
+            break;
+        const uint32_t length = uint32_t(b[4]) | uint32_t(b[5]) << 8 | uint32_t(b[6]) << 16 | uint32_t(b[7]) << 24;
+        if (length > kMaxSkippable)
+            break;
+        skip += 8 + length;
+        auto next = stream.peek(skip + size_t(kRecogniseBytes));
+        if (!next)
+            return std::move(next).error();
+        const Compression after = recogniseCompression(QByteArrayView(*next).sliced(qsizetype(std::min<size_t>(skip, size_t(next->size())))));
+        if (after == Compression::Zstd || after == Compression::Lz4)
+            c = after;
+    }
+    return c;
 }
 
-Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth, GzipSeekRecorder *recorder)
+} // namespace
+
+Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth, SeekRecorders recorders)
+{
+    const QString where = source->name();
+    return openDecoded(std::make_unique<SourceStream>(std::move(source)), where, maxDepth, recorders);
+}
+
+Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth, SeekRecorders recorders)
 {
     DecodedStream decoded;
     auto peekable = std::make_unique<PeekStream>(std::move(stream));
     for (int depth = 0;; ++depth) {
-        auto head = peekable->peek(kRecogniseBytes);
-        if (!head)
-            return std::move(head).error();
-        const Compression c = recogniseCompression(*head);
+        auto recognised = recognise(*peekable);
+        if (!recognised)
+            return std::move(recognised).error();
+        const Compression c = *recognised;
         if (c == Compression::None)
             break;
         if (depth == maxDepth)
@@ -85,15 +123,30 @@ Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int ma
         switch (c) {
         case Compression::Gzip: {
             auto gzip = std::make_unique<GzipStream>(std::move(peekable), layer);
-            if (recorder && depth == 0)
-                gzip->recordSeekPoints(recorder); // before its first byte: the file's own offsets
+            if (recorders.gzip && depth == 0)
+                gzip->recordSeekPoints(recorders.gzip); // before its first byte: the file's own offsets
             next = std::move(gzip);
             break;
         }
         case Compression::Xz: next = std::make_unique<XzStream>(std::move(peekable), layer); break;
-        case Compression::Zstd: next = std::make_unique<ZstdStream>(std::move(peekable), layer); break;
-        case Compression::Bzip2: next = std::make_unique<Bzip2Stream>(std::move(peekable), layer); break;
-        case Compression::Lz4: next = std::make_unique<Lz4Stream>(std::move(peekable), layer); break;
+        case Compression::Zstd: {
+            auto zstd = std::make_unique<ZstdStream>(std::move(peekable), layer);
+            zstd->recordFrames(depth == 0 ? recorders.frames : nullptr);
+            next = std::move(zstd);
+            break;
+        }
+        case Compression::Bzip2: {
+            Bzip2Stream::Options options;
+            options.recorder = depth == 0 ? recorders.bzip2 : nullptr; // the file's own offsets
+            next = std::make_unique<Bzip2Stream>(std::move(peekable), layer, std::move(options));
+            break;
+        }
+        case Compression::Lz4: {
+            auto lz4 = std::make_unique<Lz4Stream>(std::move(peekable), layer);
+            lz4->recordFrames(depth == 0 ? recorders.frames : nullptr);
+            next = std::move(lz4);
+            break;
+        }
         case Compression::Lzop: next = std::make_unique<LzopStream>(std::move(peekable), layer); break;
         case Compression::Lzip:
             next = std::make_unique<XzStream>(std::move(peekable), layer, 1, size_t(1) << 20, XzStream::Container::Lzip);

@@ -35,10 +35,19 @@ struct DecodedStream {
 constexpr int kMaxFilterDepth = 4;
 
 class GzipSeekRecorder;
-// `where` names the file in errors. With `recorder`, a file that is gzip records its seek points
-// into it as it is read (io/filters/gzip_seek_points).
-Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth = kMaxFilterDepth, GzipSeekRecorder *recorder = nullptr);
+class Bzip2PointRecorder;
+class FramePointRecorder;
+// Where the outermost filter notes its restart points as it is read, by format
+// (io/filters/gzip_seek_points, io/filters/bzip2_points, io/filters/frame_points); null: not
+// recorded.
+struct SeekRecorders {
+    GzipSeekRecorder *gzip = nullptr;
+    Bzip2PointRecorder *bzip2 = nullptr;
+    FramePointRecorder *frames = nullptr; // zstd or lz4
+};
+// `where` names the file in errors.
+Result<DecodedStream> openDecoded(SourcePtr source, int maxDepth = kMaxFilterDepth, SeekRecorders recorders = {});
 // The same over any stream (tests, fuzzers).
-Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth = kMaxFilterDepth, GzipSeekRecorder *recorder = nullptr);
+Result<DecodedStream> openDecoded(StreamPtr stream, const QString &where, int maxDepth = kMaxFilterDepth, SeekRecorders recorders = {});
 
 } // namespace asc

@@ -6,9 +6,10 @@
 
 namespace asc {
 
-FilterInput::FilterInput(StreamPtr upstream, size_t chunk)
+FilterInput::FilterInput(StreamPtr upstream, size_t chunk, const char *layer)
     : upstream_(std::move(upstream)),
-      capacity_(bufferFor(*upstream_, chunk))
+      capacity_(bufferFor(*upstream_, chunk)),
+      layer_(layer)
 {
     buffer_ = std::make_unique_for_overwrite<uint8_t[]>(capacity_);
 }
@@ -59,7 +60,7 @@ Result<void> FilterInput::ensure(size_t bytes)
     while (available() < bytes && !ended_) {
         // Move what is left to the front, then read after it.
         compact(std::max(bytes, capacity_));
-        const TraceLayer layer("decompression input");
+        const TraceLayer layer(layer_);
         const size_t room = capacity_ - end_;
         auto got = upstream_->read(std::span(reinterpret_cast<char *>(buffer_.get() + end_), room));
         if (!got)
@@ -76,7 +77,7 @@ Result<size_t> FilterInput::take(std::span<uint8_t> out)
     std::memcpy(out.data(), data(), n);
     consume(n);
     while (n < out.size() && !ended_) {
-        const TraceLayer layer("decompression input");
+        const TraceLayer layer(layer_);
         auto got = upstream_->read(std::span(reinterpret_cast<char *>(out.data() + n), out.size() - n));
         if (!got)
             return std::move(got).error();

@@ -20,7 +20,8 @@ struct FramePosition {
 
 class FilterInput {
 public:
-    explicit FilterInput(StreamPtr upstream, size_t chunk = size_t(1) << 20);
+    // `layer` names its reads in a trace (a string literal).
+    explicit FilterInput(StreamPtr upstream, size_t chunk = size_t(1) << 20, const char *layer = "decompression input");
 
     // Reads the next chunk when everything before has been consumed; false at the upstream's end.
     Result<bool> fill();
@@ -57,6 +58,7 @@ private:
     size_t end_ = 0;
     uint64_t base_ = 0;
     bool ended_ = false;
+    const char *layer_;
 };
 
 } // namespace asc

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "lz4_stream.h"
 
+#include "frame_points.h"
 #include "io/cancel.h"
 
 #include <lz4frame.h>
 
 namespace asc {
 
-Lz4Stream::Lz4Stream(StreamPtr upstream, QString where, size_t chunk)
-    : input_(std::move(upstream), chunk),
+Lz4Stream::Lz4Stream(StreamPtr upstream, QString where, size_t chunk, const char *inputLayer)
+    : input_(std::move(upstream), chunk, inputLayer),
       where_(std::move(where))
 {
     if (LZ4F_isError(LZ4F_createDecompressionContext(&context_, LZ4F_VERSION)))
@@ -28,11 +29,14 @@ Result<size_t> Lz4Stream::read(std::span<char> out)
     while (produced < out.size() && !ended_) {
         if (stopRequested())
             return Error::cancelled();
+        const bool between = !frame_.inside;
         auto ready = input_.frameInput(frame_, where_, "lz4");
         if (!ready)
             return std::move(ready).error();
         if (!*ready)
             break;
+        if (between && recorder_)
+            recorder_->frame(FramePoint{frame_.start, produced_ + produced});
         size_t room = out.size() - produced;
         size_t taken = input_.available();
         const size_t hint = LZ4F_decompress(context_, out.data() + produced, &room, input_.data(), &taken, nullptr);
@@ -54,6 +58,7 @@ Result<size_t> Lz4Stream::read(std::span<char> out)
         } else if (room == 0 && taken == 0)
             break; // output full
     }
+    produced_ += produced;
     return produced;
 }
 

@@ -11,10 +11,15 @@ struct LZ4F_dctx_s;
 
 namespace asc {
 
+class FramePointRecorder;
+
 class Lz4Stream final : public ByteStream {
 public:
-    // `chunk`: compressed bytes per read of the upstream.
-    Lz4Stream(StreamPtr upstream, QString where, size_t chunk = size_t(1) << 20);
+    // `chunk`: compressed bytes per read of the upstream; `inputLayer` names its reads in a trace.
+    Lz4Stream(StreamPtr upstream, QString where, size_t chunk = size_t(1) << 20, const char *inputLayer = "decompression input");
+    // Notes each frame's start as a restart point (the upstream must start at the file's first
+    // byte; io/filters/frame_points).
+    void recordFrames(FramePointRecorder *recorder) { recorder_ = recorder; }
     ~Lz4Stream() override;
     Result<size_t> read(std::span<char> out) override;
     uint64_t consumed() const override { return input_.upstream().consumed(); }
@@ -24,6 +29,8 @@ private:
     QString where_;
     LZ4F_dctx_s *context_ = nullptr;
     FramePosition frame_;
+    FramePointRecorder *recorder_ = nullptr;
+    uint64_t produced_ = 0; // decoded bytes handed out
     uint64_t frames_ = 0; // complete ones
     bool ended_ = false;
 };

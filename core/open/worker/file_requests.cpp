@@ -230,13 +230,16 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
             named = named || sameFile(path, exported);
         // An archive's index for the cache: stored only if it is one (the worker is not trusted
         // to write anything else there), then the cache is trimmed.
-        const bool index = !named && request.ok() && index_cache::enabled() && index_cache::isIndexPath(path) && decodeIndex(bytes, path).ok();
+        const bool indexPath = !named && request.ok() && index_cache::enabled() && index_cache::isIndexPath(path);
+        const Result<ArchiveIndex> decoded = indexPath ? decodeIndex(bytes, path) : Result<ArchiveIndex>(ArchiveIndex{});
+        const bool index = indexPath && decoded.ok();
         if (index)
             QDir().mkpath(index_cache::directory());
-        Result<void> written = !request.ok()      ? Result<void>(Error::system(path, QStringLiteral("write"), EPROTO))
-                               : !named && !index ? Result<void>(Error::system(path, QStringLiteral("write"), EACCES))
-                               : index            ? writeFileHere(path, bytes, Durability::Cache)
-                                                  : writeFileAtomically(path, bytes);
+        Result<void> written = !request.ok()         ? Result<void>(Error::system(path, QStringLiteral("write"), EPROTO))
+                               : indexPath && !index ? Result<void>(decoded.error()) // says what is wrong with it
+                               : !named && !index    ? Result<void>(Error::system(path, QStringLiteral("write"), EACCES))
+                               : index               ? writeFileHere(path, bytes, Durability::Cache)
+                                                     : writeFileAtomically(path, bytes);
         if (index && written)
             index_cache::trim();
         Message answer(Kind::ExportAnswer);
