@@ -81,7 +81,7 @@ private Q_SLOTS:
         // Hover: the first read is under the strip's left edge; the wheel zooms in.
         ui::IoTracePlot *plot = view->plot();
         plot->resize(1000, 600);
-        QTest::qWait(10);
+        QCoreApplication::sendPostedEvents(plot); // its resize event, not a wait
         bool found = false;
         for (int y = 0; y < plot->height() && !found; y += 4)
             found = plot->recordAt(QPoint(75, y)) >= 0;
