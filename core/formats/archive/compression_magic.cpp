@@ -36,7 +36,7 @@ bool hasCompressionMagic(QByteArrayView head)
     if (head.startsWith("LZIP"))
         return true;
     // A skippable frame (zstd's and lz4's magic; pzstd starts with one).
-    if (head.size() >= 8 && (uint8_t(head[0]) & 0xf0) == 0x50 && uint8_t(head[1]) == 0x2a && uint8_t(head[2]) == 0x4d && uint8_t(head[3]) == 0x18)
+    if (startsSkippableFrame(head))
         return true;
     if (head.size() >= 3 && uint8_t(head[0]) == 0x1f && uint8_t(head[1]) == 0x9d)
         return true; // compress (.Z)

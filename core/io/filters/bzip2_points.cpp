@@ -2,49 +2,34 @@
 #include "bzip2_points.h"
 
 #include "bzip2_stream.h"
+#include "restart_points.h"
 
-#include <algorithm>
+#include <utility>
 
 namespace asc {
 
 size_t Bzip2PointIndex::pointFor(uint64_t offset) const
 {
-    auto after = std::upper_bound(points.begin(), points.end(), offset, [](uint64_t o, const Bzip2Point &p) { return o < p.out; });
-    return after == points.begin() ? 0 : size_t(after - points.begin()) - 1;
+    return restart_points::pointFor(points, offset);
 }
 
 bool Bzip2PointIndex::plausible(uint64_t fileSize) const
 {
-    if (points.size() < 2 || points.front().out != 0)
-        return false;
-    for (size_t i = 0; i < points.size(); ++i) {
-        const Bzip2Point &p = points[i];
-        if (p.level < 1 || p.level > 9 || p.bit / 8 >= fileSize || p.out >= decodedSize)
-            return false;
-        if (i > 0 && (p.out <= points[i - 1].out || p.bit <= points[i - 1].bit))
-            return false;
-    }
-    return true;
+    return restart_points::plausible(
+        points, decodedSize, fileSize, [](const Bzip2Point &p) { return p.bit / 8; }, [](const Bzip2Point &p) { return p.level >= 1 && p.level <= 9; });
 }
 
 void Bzip2PointRecorder::block(const Bzip2Point &point)
 {
-    if (points_.empty() ? point.out == 0 : point.out >= points_.back().out + spacing_)
-        points_.push_back(point);
+    restart_points::keep(points_, point, spacing_);
 }
 
 std::optional<Bzip2PointIndex> Bzip2PointRecorder::finish(uint64_t decodedSize)
 {
-    Bzip2PointIndex index;
-    index.points = std::move(points_);
-    index.decodedSize = decodedSize;
-    points_.clear();
-    // What starts at the very end (lz4's zero padding, zstd's seek table) restarts nothing.
-    while (!index.points.empty() && index.points.back().out >= decodedSize)
-        index.points.pop_back();
-    if (index.points.size() < 2 || index.points.front().out != 0)
+    auto points = restart_points::finish(std::exchange(points_, {}), decodedSize);
+    if (!points)
         return std::nullopt; // one block: nothing to restart at but the start
-    return index;
+    return Bzip2PointIndex{std::move(*points), decodedSize};
 }
 
 Result<StreamPtr> openBzip2At(SourcePtr source, std::shared_ptr<const Bzip2PointIndex> index, uint64_t offset, const QString &where)

@@ -58,11 +58,15 @@ QString compressionName(Compression c)
     return QStringLiteral("none");
 }
 
+bool startsSkippableFrame(QByteArrayView head)
+{
+    return head.size() >= 8 && (uint8_t(head[0]) & 0xf0) == 0x50 && uint8_t(head[1]) == 0x2a && uint8_t(head[2]) == 0x4d && uint8_t(head[3]) == 0x18;
+}
+
 namespace {
 
-// The compression of what `stream` starts with. Skippable frames (a magic zstd and lz4 share,
-// then a 32-bit length; pzstd writes one before each frame) are looked past: the frame after
-// them says which it is.
+// The compression of what `stream` starts with. Skippable frames are looked past: the frame
+// after them says which it is.
 Result<Compression> recognise(PeekStream &stream)
 {
     auto head = stream.peek(kRecogniseBytes);
@@ -77,9 +81,9 @@ Result<Compression> recognise(PeekStream &stream)
             return std::move(bytes).error();
         if (size_t(bytes->size()) < skip + 8)
             break;
-        const auto *b = reinterpret_cast<const uint8_t *>(bytes->constData()) + skip;
-        if ((b[0] & 0xf0) != 0x50 || b[1] != 0x2a || b[2] != 0x4d || b[3] != 0x18)
+        if (!startsSkippableFrame(QByteArrayView(*bytes).sliced(qsizetype(skip))))
             break;
+        const auto *b = reinterpret_cast<const uint8_t *>(bytes->constData()) + skip;
         const uint32_t length = uint32_t(b[4]) | uint32_t(b[5]) << 8 | uint32_t(b[6]) << 16 | uint32_t(b[7]) << 24;
         if (length > kMaxSkippable)
             break;

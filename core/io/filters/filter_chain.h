@@ -24,7 +24,10 @@ enum class Compression { None,
 // From the first kRecogniseBytes bytes.
 constexpr qsizetype kRecogniseBytes = 10;
 Compression recogniseCompression(QByteArrayView head);
-QString compressionName(Compression c); // "gzip", "xz", "zstd", "bzip2", "lz4", "lzop", "lzip" (libarchive's names)
+QString compressionName(Compression c);
+// Whether `head` starts with a skippable frame (a magic zstd and lz4 share, then a 32-bit
+// length; pzstd writes one before each frame).
+bool startsSkippableFrame(QByteArrayView head); // "gzip", "xz", "zstd", "bzip2", "lz4", "lzop", "lzip" (libarchive's names)
 
 struct DecodedStream {
     StreamPtr stream; // the innermost output (the source itself when nothing is compressed)

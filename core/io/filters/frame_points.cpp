@@ -2,50 +2,35 @@
 #include "frame_points.h"
 
 #include "lz4_stream.h"
+#include "restart_points.h"
 #include "zstd_stream.h"
 
-#include <algorithm>
+#include <utility>
 
 namespace asc {
 
 size_t FramePointIndex::pointFor(uint64_t offset) const
 {
-    auto after = std::upper_bound(points.begin(), points.end(), offset, [](uint64_t o, const FramePoint &p) { return o < p.out; });
-    return after == points.begin() ? 0 : size_t(after - points.begin()) - 1;
+    return restart_points::pointFor(points, offset);
 }
 
 bool FramePointIndex::plausible(uint64_t fileSize) const
 {
-    if (points.size() < 2 || points.front().out != 0)
-        return false;
-    for (size_t i = 0; i < points.size(); ++i) {
-        const FramePoint &p = points[i];
-        if (p.byte >= fileSize || p.out >= decodedSize)
-            return false;
-        if (i > 0 && (p.out <= points[i - 1].out || p.byte <= points[i - 1].byte))
-            return false;
-    }
-    return true;
+    return restart_points::plausible(
+        points, decodedSize, fileSize, [](const FramePoint &p) { return p.byte; }, [](const FramePoint &) { return true; });
 }
 
 void FramePointRecorder::frame(const FramePoint &point)
 {
-    if (points_.empty() ? point.out == 0 : point.out >= points_.back().out + spacing_)
-        points_.push_back(point);
+    restart_points::keep(points_, point, spacing_);
 }
 
 std::optional<FramePointIndex> FramePointRecorder::finish(uint64_t decodedSize)
 {
-    FramePointIndex index;
-    index.points = std::move(points_);
-    index.decodedSize = decodedSize;
-    points_.clear();
-    // What starts at the very end (lz4's zero padding, zstd's seek table) restarts nothing.
-    while (!index.points.empty() && index.points.back().out >= decodedSize)
-        index.points.pop_back();
-    if (index.points.size() < 2 || index.points.front().out != 0)
+    auto points = restart_points::finish(std::exchange(points_, {}), decodedSize);
+    if (!points)
         return std::nullopt; // one frame: nothing to restart at but the start
-    return index;
+    return FramePointIndex{std::move(*points), decodedSize};
 }
 
 Result<StreamPtr> openFramesAt(SourcePtr source, FrameFormat format, std::shared_ptr<const FramePointIndex> index, uint64_t offset, const QString &where)
