@@ -176,11 +176,11 @@ $decoders
 
 Where the goals are missed, and why: listing the tar.gz is bounded by one core inflating
 (\`inflate-isal\` above runs at about the speed of \`igzip -dc\` alone, and so does \`ls\`).
-Inflating one member on several cores is built (\`io/filters/gzip_pieces\`: blocks found by their
+Inflating one member on several cores is built (\`codecs/gzip_pieces\`: blocks found by their
 header, each piece's start decoded with markers for the unknown window, then ISA-L), but on
 2 cores it costs more than it gains: finding blocks, the marker decoding, the copies and the
 memory in flight cost CPU, and the parse needs the same two cores. With
-\`GzipPieces::kMinCores\` set to 2 in \`core/io/filters/gzip_pieces.h\` and rebuilt, \`/usr/bin/time archivescope-cli ls real.tar.gz\` took 0.73-0.89 s and 1.2-1.3 CPU-seconds, against
+\`GzipPieces::kMinCores\` set to 2 in \`core/codecs/gzip_pieces.h\` and rebuilt, \`/usr/bin/time archivescope-cli ls real.tar.gz\` took 0.73-0.89 s and 1.2-1.3 CPU-seconds, against
 0.70-0.80 s and 0.8-0.9 CPU-seconds on one thread. The decoder alone gains about 1.1x here (the
 table above). So it is on from 4 cores, where the same work spreads over twice the cores.
 \`cat\` of an entry decodes the stream once (the lookup, which reads to the end for the last

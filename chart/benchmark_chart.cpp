@@ -2,7 +2,7 @@
 #include "benchmark_chart.h"
 
 #include "io/atomic_file.h"
-#include "units.h"
+#include "io/units.h"
 
 #include <QApplication>
 #include <QAreaSeries>

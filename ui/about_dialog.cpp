@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "about_dialog.h"
 
-#include "version.h"
+#include "io/version.h"
 
 #include <QMessageBox>
 

@@ -16,7 +16,7 @@
 #include "open_job.h"
 #include "recent_menu.h"
 #include "stall_prompt.h"
-#include "units.h"
+#include "io/units.h"
 #include "trace/trace_menu.h"
 #include "view_menu.h"
 #include "when_finished.h"

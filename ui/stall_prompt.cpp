@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "stall_prompt.h"
 
-#include "units.h"
+#include "io/units.h"
 
 #include <QFileInfo>
 #include <QHBoxLayout>

@@ -5,8 +5,8 @@
 
 #include "cli_output.h"
 #include "commands.h"
-#include "process_setup.h"
-#include "version.h"
+#include "sandbox/process_setup.h"
+#include "io/version.h"
 
 #include <QApplication>
 #include <QFile>

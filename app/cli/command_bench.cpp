@@ -7,7 +7,7 @@
 #include "cli_output.h"
 #include "commands.h"
 #include "io/atomic_file.h"
-#include "units.h"
+#include "io/units.h"
 
 #include <QJsonDocument>
 #include <csignal>

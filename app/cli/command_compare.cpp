@@ -5,7 +5,7 @@
 #include "bench/comparison.h"
 #include "cli_output.h"
 #include "commands.h"
-#include "units.h"
+#include "io/units.h"
 
 namespace asc::cli {
 

@@ -4,7 +4,7 @@
 #include "argument_parser.h"
 #include "cli_output.h"
 #include "commands.h"
-#include "units.h"
+#include "io/units.h"
 #include "vfs/extraction.h"
 #include "io/byte_text.h"
 #include "open/reading_policy.h"

@@ -7,7 +7,7 @@
 #include "cli_output.h"
 #include "commands.h"
 #include "open/archive_indexes.h"
-#include "units.h"
+#include "io/units.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -9,10 +9,10 @@
 #include "bench/read_target.h"
 #include "cli_output.h"
 #include "commands.h"
-#include "io/proc_io.h"
+#include "sandbox/proc_io.h"
 #include "io/atomic_file.h"
 #include "io/trace_summary.h"
-#include "units.h"
+#include "io/units.h"
 
 #include <QJsonDocument>
 #include <functional>

@@ -8,9 +8,9 @@
 #include "open/reading_policy.h"
 #include "io/byte_text.h"
 #include "vfs/problems.h"
-#include "process_setup.h"
-#include "version.h"
-#include "io/proc_io.h"
+#include "sandbox/process_setup.h"
+#include "io/version.h"
+#include "sandbox/proc_io.h"
 
 #include <QFile>
 #include <QJsonDocument>

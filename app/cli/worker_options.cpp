@@ -9,7 +9,7 @@
 #include "open/reading_policy.h"
 #include "open/spec.h"
 #include "open/worker/file_requests.h"
-#include "units.h"
+#include "io/units.h"
 
 #include <sys/socket.h>
 #include <unistd.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The commands that parse a file (info, ls, cat, map, mime-type) run in a locked-down worker
-// process (io/worker_process.h) unless --no-sandbox: a crash, a memory blow-up or an endless
+// process (sandbox/worker_process.h) unless --no-sandbox: a crash, a memory blow-up or an endless
 // loop in a parser ends the worker, and the CLI says what happened and exits 1. Global options,
 // anywhere on the line:
 //   --no-sandbox          parse in this process (for debugging)
@@ -9,7 +9,7 @@
 //   --time-limit SECONDS  kill a worker that works this long without reading or writing a
 //                         byte (default 30; 0: never)
 
-#include "io/worker_process.h"
+#include "sandbox/worker_process.h"
 
 #include <QStringList>
 #include <optional>

@@ -7,9 +7,9 @@
 #include "window_set.h"
 #include "open_job.h"
 #include "open_measurement.h"
-#include "units.h"
-#include "process_setup.h"
-#include "version.h"
+#include "io/units.h"
+#include "sandbox/process_setup.h"
+#include "io/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

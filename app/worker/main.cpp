@@ -9,10 +9,10 @@
 #include "bench/bench_in_worker.h"
 #include "bench/machine_info.h"
 #include "open/reading_policy.h"
-#include "io/worker_process.h"
+#include "sandbox/worker_process.h"
 #include "open/worker/file_requests.h"
 #include "open/worker/worker_server.h"
-#include "process_setup.h"
+#include "sandbox/process_setup.h"
 
 #include <algorithm>
 #include <cstdio>

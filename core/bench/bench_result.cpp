@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench_result.h"
 
-#include "units.h"
+#include "io/units.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -4,9 +4,9 @@
 #include "cache_control.h"
 #include "command/command_run.h"
 #include "machine_info.h"
-#include "io/proc_io.h"
-#include "units.h"
-#include "version.h"
+#include "sandbox/proc_io.h"
+#include "io/units.h"
+#include "io/version.h"
 
 #include <chrono>
 #include <map>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "machine_info.h"
 
-#include "version.h"
+#include "io/version.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "uring_reader.h"
-#include "io/ring_setup.h"
+#include "io/ring_source.h"
 #include "io/trace.h"
 
 #include <cerrno>

@@ -5,7 +5,7 @@
 
 #include "archive_tree.h"
 #include "formats/archive/ascii_mbrtowc.h"
-#include "process_setup.h"
+#include "sandbox/process_setup.h"
 #include "test_files.h"
 
 #include <QDir>

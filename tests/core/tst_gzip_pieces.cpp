@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// A gzip member inflated in pieces on several threads (io/filters/gzip_pieces, with the bit-level
-// side in io/filters/deflate_blocks) gives exactly what gzip -d gives, for members written by
+// A gzip member inflated in pieces on several threads (codecs/gzip_pieces, with the bit-level
+// side in codecs/deflate_blocks) gives exactly what gzip -d gives, for members written by
 // gzip -1/-6/-9 and pigz and for members one after another, over data that exercises every path:
 // text (pieces that start with markers), random bytes (stored blocks), compressed files stored as
 // they are (deflate blocks inside stored data), and long repeats (markers that never clear, so
@@ -8,8 +8,8 @@
 // The marker decoder on its own: a block found in the middle decodes, once its window is known,
 // to the bytes gzip gives there.
 
-#include "io/filters/deflate_blocks.h"
-#include "io/filters/gzip_stream.h"
+#include "codecs/deflate_blocks.h"
+#include "codecs/gzip_stream.h"
 #include "io/memory_source.h"
 #include "stream_read.h"
 #include "test_files.h"

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Seek points made while a gzip stream is inflated (io/filters/gzip_seek_points): for streams
+// Seek points made while a gzip stream is inflated (codecs/gzip_seek_points): for streams
 // written by gzip -1/-9, pigz and several members one after another, reading from any offset
 // through the points gives exactly what gzip -d gives there, and reads from the file only the
 // span holding that offset (counted); a point that does not decode to what it recorded is an
 // error, never other bytes.
 
 #include "io/counting_source.h"
-#include "io/filters/gzip_seek_points.h"
-#include "io/filters/gzip_stream.h"
+#include "codecs/gzip_seek_points.h"
+#include "codecs/gzip_stream.h"
 #include "io/memory_source.h"
 #include "test_files.h"
 

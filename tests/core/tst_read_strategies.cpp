@@ -4,10 +4,10 @@
 // an archive entry; syscall counts follow the buffer size; cancel stops within one buffer.
 
 #include "bench/bench_runner.h"
-#include "io/proc_io.h"
+#include "sandbox/proc_io.h"
 #include "bench/read_strategy.h"
 #include "io/memory_source.h"
-#include "io/filters/gzip_pieces.h"
+#include "codecs/gzip_pieces.h"
 #include "test_files.h"
 
 #include <QCryptographicHash>

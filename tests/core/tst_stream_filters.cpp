@@ -8,11 +8,11 @@
 // lists as bsdtar lists it and still says which filter it was.
 
 #include "formats/archive/compressed_facts.h"
-#include "io/filters/bzip2_points.h"
-#include "io/filters/bzip2_stream.h"
-#include "io/filters/filter_chain.h"
-#include "io/filters/frame_points.h"
-#include "io/filters/gzip_stream.h"
+#include "codecs/bzip2_points.h"
+#include "codecs/bzip2_stream.h"
+#include "codecs/filter_chain.h"
+#include "codecs/frame_points.h"
+#include "codecs/gzip_stream.h"
 #include "io/memory_source.h"
 #include "stream_read.h"
 #include "test_files.h"

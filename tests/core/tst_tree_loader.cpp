@@ -124,7 +124,7 @@ private Q_SLOTS:
         // Listing a tar.gz decompresses through every entry. Stop while inside the 24 MiB one:
         // the next read of the file fails (CancelScope), so reads stop at once instead of going on
         // through the ~400 blocks of the entry.
-        const uint64_t kReadaheadBlocks = 4; // io/filters/readahead.h: the decoder's blocks in flight
+        const uint64_t kReadaheadBlocks = 4; // codecs/readahead.h: the decoder's blocks in flight
         auto file = FileSource::open(bigTarGz_);
         QVERIFY(file.ok());
         auto counting = std::make_shared<CountingSource>(*file);

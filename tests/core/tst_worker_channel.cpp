@@ -7,11 +7,12 @@
 
 #include "fixtures.h"
 #include "io/cancel.h"
-#include "io/lockdown.h"
-#include "io/proc_io.h"
+#include "sandbox/lockdown.h"
+#include "sandbox/proc_io.h"
 #include "io/trace.h"
 #include "open/inspection.h"
 #include "open/listing.h"
+#include "open/worker/file_requests.h"
 #include "open/worker/remote_container.h"
 #include "test_files.h"
 #include "vfs/extraction.h"
@@ -20,7 +21,9 @@
 #include <QDir>
 #include <QTest>
 #include <QtConcurrent/QtConcurrentRun>
+#include <cerrno>
 #include <csignal>
+#include <unistd.h>
 
 using namespace asc;
 
@@ -273,12 +276,57 @@ private Q_SLOTS:
         }
         QVERIFY(!QFile::exists(QStringLiteral("/tmp/archivescope-worker-test")));
         // Nor can it open anything for reading: files come from the parent, which passes only the
-        // file, what lies in its folder, and backing files the user allowed.
+        // file, what its format reads beside it (a tar.gz: nothing), and backing files the user allowed.
         QVERIFY(attempt(worker, "read").startsWith(QStringLiteral("refused: ")));
-        QCOMPARE(attempt(worker, "ask-parent:" + QFile::encodeName(manyTar_)), QStringLiteral("allowed"));
+        QCOMPARE(attempt(worker, "ask-parent:" + QFile::encodeName(tarGz_)), QStringLiteral("allowed"));
+        const QString beside = attempt(worker, "ask-parent:" + QFile::encodeName(manyTar_));
+        QVERIFY2(beside.startsWith(QStringLiteral("refused: ")), qPrintable(beside));
         const QString outside = attempt(worker, "ask-parent:/etc/passwd");
         QVERIFY2(outside.startsWith(QStringLiteral("refused: ")) && outside.contains(QStringLiteral("/etc/passwd")), qPrintable(outside));
         QVERIFY(worker->alive());
+    }
+
+    void eachFileGrantsWhatItsFormatReadsBeside()
+    {
+        // The rule as it was: every file granted its folder and below, so an archive at / granted
+        // the machine and a block device all of /dev.
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString path = dir.path();
+        QVERIFY(QDir().mkpath(path + QStringLiteral("/sub")));
+        const QString archive = path + QStringLiteral("/a.tar.gz"), other = path + QStringLiteral("/other.txt");
+        QVERIFY(QFile::copy(tarGz_, archive));
+        test::writeFile(dir, QStringLiteral("other.txt"), "secret\n");
+        const QString disk = path + QStringLiteral("/top.qcow2"), base = path + QStringLiteral("/sub/base.qcow2");
+        QVERIFY(QFile::copy(test::dataPath(QStringLiteral("images/chain-top.qcow2")), disk));
+        QVERIFY(QFile::copy(test::dataPath(QStringLiteral("images/chain-base.qcow2")), base));
+        test::writeFile(dir, QStringLiteral("split.mpxar"), "pxar metadata");
+        test::writeFile(dir, QStringLiteral("split.ppxar"), "pxar payload");
+        auto covers = [](const QString &file, const QString &asked) {
+            return grantCovers(grantOf(file), QFile::encodeName(QFileInfo(asked).canonicalFilePath()));
+        };
+        QVERIFY(covers(archive, archive));
+        QVERIFY(!covers(archive, other)); // an archive reads nothing beside it
+        QVERIFY(covers(disk, base)); // a qcow2's backing file, below its folder
+        QVERIFY(covers(disk, other));
+        QVERIFY(!covers(disk, QStringLiteral("/etc/passwd")));
+        QVERIFY(covers(path + QStringLiteral("/split.mpxar"), path + QStringLiteral("/split.ppxar")));
+        QVERIFY(!covers(path + QStringLiteral("/split.mpxar"), other));
+        // A device: itself, not its neighbours in /dev.
+        QVERIFY(covers(QStringLiteral("/dev/null"), QStringLiteral("/dev/null")));
+        QVERIFY(!covers(QStringLiteral("/dev/null"), QStringLiteral("/dev/zero")));
+        // A disk image at the root: the files beside it, not the machine below it.
+        FileGrant atRoot;
+        atRoot.file = "/disk.qcow2";
+        atRoot.siblings = FileGrant::Siblings::Folder;
+        QVERIFY(grantCovers(atRoot, "/base.qcow2"));
+        QVERIFY(!grantCovers(atRoot, "/etc/passwd"));
+        QVERIFY(!grantCovers(FileGrant{}, "/etc/passwd")); // a file that is not there grants nothing
+        // Through the parent's policy as the worker meets it.
+        const int fd = openForWorker({disk}, QFile::encodeName(base));
+        QVERIFY2(fd >= 0, qPrintable(QString::number(fd)));
+        ::close(fd);
+        QCOMPARE(openForWorker({archive}, QFile::encodeName(other)), -EACCES);
     }
 
     void carriesNoNetworkCode()

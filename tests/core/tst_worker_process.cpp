@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// The sandboxed worker (io/worker_process, io/lockdown): inside it each forbidden act fails —
+// The sandboxed worker (sandbox/worker_process, sandbox/lockdown): inside it each forbidden act fails —
 // opening a file for writing or creating one, removing one, starting a program, forking, making
 // a socket, tracing a process, setting up io_uring — while reading a file still works; a crash,
 // an allocation past the memory limit and a loop that works without reading or writing each end
 // the worker and come back as what they were; a worker that only waits is left alone. Through
 // the CLI: a worker killed mid-cat is a clean error (exit 1) naming the file.
 
-#include "io/ring_setup.h"
-#include "io/worker_process.h"
+#include "sandbox/ring_pool.h"
+#include "sandbox/worker_process.h"
 #include "test_files.h"
 
 #include <QFile>

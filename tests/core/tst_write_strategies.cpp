@@ -4,7 +4,7 @@
 // next run cleans up; on the root filesystem one large write amplifies no more than an 8 KiB
 // stdio buffer for files of 64 KiB and more (a property, not a timing); bad directories refused.
 
-#include "io/proc_io.h"
+#include "sandbox/proc_io.h"
 #include "bench/write/write_bench.h"
 #include "bench/write/write_strategy.h"
 #include "test_files.h"

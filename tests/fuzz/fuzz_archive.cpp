@@ -4,7 +4,7 @@
 
 #include "formats/format.h"
 #include "io/memory_source.h"
-#include "process_setup.h"
+#include "sandbox/process_setup.h"
 
 #include <QByteArray>
 #include <cstdint>

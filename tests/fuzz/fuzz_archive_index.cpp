@@ -6,10 +6,10 @@
 // end in bytes or an error, never a crash or a hang. Bounded: 64 KiB read.
 
 #include "formats/archive/archive_index.h"
-#include "io/filters/bzip2_points.h"
-#include "io/filters/frame_points.h"
-#include "io/filters/gzip_seek_points.h"
-#include "io/filters/xz_blocks.h"
+#include "codecs/bzip2_points.h"
+#include "codecs/frame_points.h"
+#include "codecs/gzip_seek_points.h"
+#include "codecs/xz_blocks.h"
 #include "io/memory_source.h"
 
 #include <zlib.h>

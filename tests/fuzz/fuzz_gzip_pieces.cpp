@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The deflate block finder and marker decoder (io/filters/deflate_blocks) and a gzip member cut
-// into 4 KiB regions on two threads (io/filters/gzip_pieces) on arbitrary bytes. The two threads
+// The deflate block finder and marker decoder (codecs/deflate_blocks) and a gzip member cut
+// into 4 KiB regions on two threads (codecs/gzip_pieces) on arbitrary bytes. The two threads
 // are the subject (pieces decoded apart, joined in order), so each input starts them; the time
 // goes to the block search, which tries every bit of the input as a block start, not to them.
 
-#include "io/filters/deflate_blocks.h"
-#include "io/filters/gzip_stream.h"
+#include "codecs/deflate_blocks.h"
+#include "codecs/gzip_stream.h"
 #include "stream_fuzz_body.h"
 
 #include <cstdint>

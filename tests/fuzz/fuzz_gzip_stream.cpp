@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Our gzip decoder (io/filters/gzip_stream) on arbitrary bytes.
+// Our gzip decoder (codecs/gzip_stream) on arbitrary bytes.
 
-#include "io/filters/gzip_stream.h"
+#include "codecs/gzip_stream.h"
 #include "stream_fuzz_body.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Our lzip decoding (io/filters/xz_stream in its lzip mode: liblzma's lzip decoder behind our
+// Our lzip decoding (codecs/xz_stream in its lzip mode: liblzma's lzip decoder behind our
 // input and error handling) on arbitrary bytes.
 
-#include "io/filters/xz_stream.h"
+#include "codecs/xz_stream.h"
 #include "stream_fuzz_body.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Our lzop decoder (io/filters/lzop_stream: liblzo2 blocks, checksums) on arbitrary bytes.
+// Our lzop decoder (codecs/lzop_stream: liblzo2 blocks, checksums) on arbitrary bytes.
 
-#include "io/filters/lzop_stream.h"
+#include "codecs/lzop_stream.h"
 #include "stream_fuzz_body.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Our xz decoder (io/filters/xz_stream) on arbitrary bytes.
+// Our xz decoder (codecs/xz_stream) on arbitrary bytes.
 
-#include "io/filters/xz_stream.h"
+#include "codecs/xz_stream.h"
 #include "stream_fuzz_body.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Our zstd decoder (io/filters/zstd_stream) on arbitrary bytes.
+// Our zstd decoder (codecs/zstd_stream) on arbitrary bytes.
 
-#include "io/filters/zstd_stream.h"
+#include "codecs/zstd_stream.h"
 #include "stream_fuzz_body.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

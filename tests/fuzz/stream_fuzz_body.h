@@ -4,7 +4,7 @@
 // unbounded memory. Output past 64 MiB is not read (a valid bomb is not a bug; the bound keeps
 // each input quick).
 
-#include "io/filters/byte_stream.h"
+#include "codecs/byte_stream.h"
 #include "io/memory_source.h"
 
 #include <cstdint>

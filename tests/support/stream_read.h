@@ -2,7 +2,7 @@
 #pragma once
 // A decompression stream read to its end, as a parser would read it.
 
-#include "io/filters/byte_stream.h"
+#include "codecs/byte_stream.h"
 
 #include <QByteArray>
 

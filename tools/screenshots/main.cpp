@@ -16,7 +16,7 @@
 #include "browse/entry_menu.h"
 #include "browse/extract_dialog.h"
 #include "main_window.h"
-#include "process_setup.h"
+#include "sandbox/process_setup.h"
 #include "trace/io_trace_view.h"
 #include "trace/trace_menu.h"
 

@@ -4,7 +4,7 @@
 
 #include "bench/read_strategy.h"
 #include "commands_list.h"
-#include "units.h"
+#include "io/units.h"
 
 #include <QCheckBox>
 #include <QComboBox>

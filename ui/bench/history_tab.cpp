@@ -3,7 +3,7 @@
 
 #include "bench/comparison.h"
 #include "benchmark_chart.h"
-#include "units.h"
+#include "io/units.h"
 
 #include <QHBoxLayout>
 #include <QLabel>

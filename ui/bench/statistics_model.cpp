@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "statistics_model.h"
 
-#include "units.h"
+#include "io/units.h"
 
 namespace asc::ui {
 

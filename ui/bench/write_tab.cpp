@@ -4,7 +4,7 @@
 #include "bench/write/write_bench.h"
 #include "benchmark_chart.h"
 #include "io/task_pool.h"
-#include "units.h"
+#include "io/units.h"
 #include "when_finished.h"
 
 #include <QChartView>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "allocation_map.h"
 
-#include "units.h"
+#include "io/units.h"
 
 #include <QEvent>
 #include <QHelpEvent>

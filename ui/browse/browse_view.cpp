@@ -12,7 +12,7 @@
 #include "open/tree_loader.h"
 #include "open/worker/remote_container.h"
 #include "problem_banner.h"
-#include "units.h"
+#include "io/units.h"
 
 #include <QScrollBar>
 #include <QSplitter>

@@ -9,7 +9,7 @@
 #include "hex_view.h"
 #include "open_job.h"
 #include "io/byte_text.h"
-#include "units.h"
+#include "io/units.h"
 #include "vfs/path_text.h"
 
 #include <QDateTime>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "entry_tree_model.h"
 
-#include "units.h"
+#include "io/units.h"
 #include "vfs/path_text.h"
 
 #include <QApplication>

@@ -2,7 +2,7 @@
 #include "io/task_pool.h"
 #include "extract_job.h"
 
-#include "units.h"
+#include "io/units.h"
 #include "vfs/path_text.h"
 
 #include <QPromise>

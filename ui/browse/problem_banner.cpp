@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "problem_banner.h"
 
-#include "units.h"
+#include "io/units.h"
 #include "io/byte_text.h"
 #include "vfs/path_text.h"
 

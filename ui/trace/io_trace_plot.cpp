@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io_trace_plot.h"
 
-#include "units.h"
+#include "io/units.h"
 
 #include <QFileInfo>
 #include <QHelpEvent>

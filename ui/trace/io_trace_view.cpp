@@ -5,7 +5,7 @@
 #include "io/trace_summary.h"
 #include "io_trace_model.h"
 #include "io_trace_plot.h"
-#include "units.h"
+#include "io/units.h"
 
 #include <QBuffer>
 #include <QCheckBox>

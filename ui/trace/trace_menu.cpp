@@ -10,7 +10,7 @@
 #include "io/trace.h"
 #include "io_trace_view.h"
 #include "main_window.h"
-#include "units.h"
+#include "io/units.h"
 #include "when_finished.h"
 
 #include <QFileInfo>

@@ -11,7 +11,7 @@
 // mmap and io_uring_setup only) and records the calls on the target: offset, request, result.
 
 #include "io/cancel.h"
-#include "io/proc_io.h"
+#include "sandbox/proc_io.h"
 #include "io/result.h"
 
 #include <QString>

@@ -2,12 +2,12 @@
 #include "decoder_strategies.h"
 
 #include "io/counting_source.h"
-#include "io/filters/bzip2_stream.h"
-#include "io/filters/filter_chain.h"
-#include "io/filters/gzip_stream.h"
-#include "io/filters/lz4_stream.h"
-#include "io/filters/xz_stream.h"
-#include "io/filters/zstd_stream.h"
+#include "codecs/bzip2_stream.h"
+#include "codecs/filter_chain.h"
+#include "codecs/gzip_stream.h"
+#include "codecs/lz4_stream.h"
+#include "codecs/xz_stream.h"
+#include "codecs/zstd_stream.h"
 
 #include <QThread>
 #include <archive.h>
@@ -94,7 +94,7 @@ private:
     Compression input_;
 };
 
-// One of our filters (io/filters) over the target, read to the end.
+// One of our filters (codecs/) over the target, read to the end.
 class FilterStrategy final : public DecoderStrategy {
 public:
     using Make = std::function<StreamPtr(StreamPtr, const QString &, size_t)>;

@@ -3,7 +3,7 @@
 
 #include "io/byte_text.h"
 #include "io/file_source.h"
-#include "io/proc_io.h"
+#include "sandbox/proc_io.h"
 
 #include <QFile>
 #include <cerrno>

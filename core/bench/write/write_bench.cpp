@@ -4,10 +4,10 @@
 #include <optional>
 
 #include "bench/machine_info.h"
-#include "io/proc_io.h"
+#include "sandbox/proc_io.h"
 #include "bench/statistics.h"
-#include "units.h"
-#include "version.h"
+#include "io/units.h"
+#include "io/version.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "write_strategy.h"
 
-#include "io/proc_io.h"
+#include "sandbox/proc_io.h"
 
 #include <QRandomGenerator>
 #include <cerrno>

@@ -5,7 +5,7 @@
 
 #include "archive_container.h"
 #include "compression_magic.h"
-#include "io/filters/filter_chain.h"
+#include "codecs/filter_chain.h"
 #include "vfs/problems.h"
 
 #include <archive.h>

@@ -8,10 +8,10 @@
 // checksum, its counts against its length and the seek points' order before anything is used,
 // and what it leads to is checked again when read (the span CRCs, the member's header).
 
-#include "io/filters/bzip2_points.h"
-#include "io/filters/frame_points.h"
-#include "io/filters/gzip_seek_points.h"
-#include "io/filters/xz_blocks.h"
+#include "codecs/bzip2_points.h"
+#include "codecs/frame_points.h"
+#include "codecs/gzip_seek_points.h"
+#include "codecs/xz_blocks.h"
 #include "io/result.h"
 #include "vfs/entry.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compression_magic.h"
 
-#include "io/filters/filter_chain.h"
+#include "codecs/filter_chain.h"
 
 #include <cstdint>
 

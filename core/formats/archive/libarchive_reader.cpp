@@ -3,8 +3,8 @@
 
 #include "ascii_mbrtowc.h"
 #include "io/byte_text.h"
-#include "io/filters/filter_chain.h"
-#include "io/filters/readahead.h"
+#include "codecs/filter_chain.h"
+#include "codecs/readahead.h"
 #include "io/trace.h"
 #include "vfs/problems.h"
 
@@ -111,7 +111,7 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
                                QStringLiteral("cannot decode names from '%1': %2")
                                    .arg(QString::fromLatin1(nameCharset), QString::fromUtf8(archive_error_string(a))));
     }
-    // gzip, xz, zstd, bzip2, lz4, lzop and lzip are ours (io/filters/filter_chain), decoded
+    // gzip, xz, zstd, bzip2, lz4, lzop and lzip are ours (codecs/filter_chain), decoded
     // ahead on another core for inputs big enough to be worth a thread; libarchive parses what
     // comes out, and still decodes what we have no decoder for (compress, lzma_alone, lz4 legacy).
     auto decoded = openDecoded(reader->source_, kMaxFilterDepth, recorders ? *recorders : SeekRecorders{});

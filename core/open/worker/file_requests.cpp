@@ -58,6 +58,42 @@ static bool isChildsIoFile(const QByteArray &path)
     return after.size() > 1 && after[1].toLongLong() == ::getpid();
 }
 
+FileGrant grantOf(const QString &file)
+{
+    FileGrant grant;
+    grant.file = canonical(nativePath(file));
+    if (grant.file.isEmpty())
+        return grant;
+    // The file's first bytes say whether its format names files beside it. Read here, in the
+    // parent, as bytes compared with magics: nothing of it is parsed.
+    QFile head(QFile::decodeName(grant.file));
+    struct stat st {};
+    if (::stat(grant.file.constData(), &st) != 0 || !S_ISREG(st.st_mode) || !head.open(QIODevice::ReadOnly))
+        return grant; // a device names nothing beside it: its folder (/dev) holds the machine's other disks
+    const QByteArray first = head.read(32);
+    if (first.startsWith("QFI\xfb") || first.startsWith("KDMV") || first.startsWith("# Disk DescriptorFile"))
+        grant.siblings = FileGrant::Siblings::Folder; // a qcow2's backing file, a VMDK's extents
+    else if (file.endsWith(QLatin1String(".mpxar")))
+        grant.payload = canonical(nativePath(file.chopped(6) + QStringLiteral(".ppxar"))); // as pxar_container names it
+    return grant;
+}
+
+bool grantCovers(const FileGrant &grant, const QByteArray &asked)
+{
+    if (grant.file.isEmpty())
+        return false;
+    if (asked == grant.file || (!grant.payload.isEmpty() && asked == grant.payload))
+        return true;
+    if (grant.siblings != FileGrant::Siblings::Folder)
+        return false;
+    // Siblings are resolved from the file's folder, down (formats/image/sibling_file.h). A file at
+    // the root would grant the whole machine that way: there, only the files beside it.
+    const QByteArray folder = grant.file.left(grant.file.lastIndexOf('/'));
+    if (!asked.startsWith(folder + '/'))
+        return false;
+    return !folder.isEmpty() || asked.indexOf('/', 1) < 0;
+}
+
 int openForWorker(const QStringList &files, const QByteArray &path, const QStringList &approved)
 {
     if (isChildsIoFile(path)) {
@@ -70,11 +106,8 @@ int openForWorker(const QStringList &files, const QByteArray &path, const QStrin
     bool allowed = backingPolicy().allowOutside;
     for (const QString &file : approved)
         allowed = allowed || asked == canonical(nativePath(file));
-    for (qsizetype i = 0; i < files.size() && !allowed; ++i) {
-        const QByteArray own = canonical(nativePath(files[i]));
-        const QByteArray folder = own.left(own.lastIndexOf('/'));
-        allowed = !own.isEmpty() && (asked == own || asked.startsWith(folder + '/'));
-    }
+    for (qsizetype i = 0; i < files.size() && !allowed; ++i)
+        allowed = grantCovers(grantOf(files[i]), asked);
     if (!allowed)
         return -EACCES;
     // Not blocking on a FIFO a hostile worker names: opened without waiting, then only regular

@@ -21,11 +21,24 @@ struct WorkerGrants {
     QStringList exports; // files the parent writes for it (bench --json/--csv)
 };
 
-// The policy: `path` may be read when it is one of `files` or lies in the folder of one of them
-// (or below: a VMDK's extents, a pxar's payload, a qcow2 backing file beside it), is one of
-// `approved` (backing files the user allowed), or backing files may be followed anywhere
-// (--allow-backing). Returns a read-only descriptor of a regular file or block device, or -errno.
+// The policy: `path` may be read when one of `files` grants it (grantOf), is one of `approved`
+// (backing files the user allowed), or backing files may be followed anywhere (--allow-backing).
+// Returns a read-only descriptor of a regular file or block device, or -errno.
 int openForWorker(const QStringList &files, const QByteArray &path, const QStringList &approved = {});
+
+// What one opened file grants its worker, exactly what its format reads beside it: the file; a
+// split pxar's payload (.ppxar beside the .mpxar); for a qcow2 (backing file) or a VMDK (extents)
+// what lies in its folder or below, but at the root only the files beside it. An archive, an ISO
+// or a device grants nothing more.
+struct FileGrant {
+    enum class Siblings { None,
+                          Folder };
+    QByteArray file; // canonical; empty: it does not exist
+    QByteArray payload; // canonical
+    Siblings siblings = Siblings::None;
+};
+FileGrant grantOf(const QString &file);
+bool grantCovers(const FileGrant &grant, const QByteArray &asked);
 
 // In the worker: from now on, files, scratch files and exports are asked of the parent on
 // `fd` (the process-wide hooks of io/). Frames other than an answer that arrive meanwhile go to

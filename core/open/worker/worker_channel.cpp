@@ -5,10 +5,10 @@
 #include "formats/image/disk_image.h"
 #include "io/cancel.h"
 #include "open/worker/file_requests.h"
-#include "io/proc_io.h"
+#include "sandbox/proc_io.h"
 #include "io/trace.h"
-#include "io/worker_process.h"
-#include "units.h"
+#include "sandbox/worker_process.h"
+#include "io/units.h"
 #include "vfs/problems.h"
 
 #include <QCoreApplication>

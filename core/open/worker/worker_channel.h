@@ -7,7 +7,7 @@
 // file. Once the worker is gone every request fails with that error; a new channel is a new
 // worker.
 
-#include "io/lockdown.h"
+#include "sandbox/lockdown.h"
 #include "io/result.h"
 #include "open/worker/wire.h"
 

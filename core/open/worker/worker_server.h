@@ -2,7 +2,7 @@
 #pragma once
 // The worker's side: answers requests (wire.h) on the socket `fd` until the client closes it.
 // It holds what it opened (containers, sources) under small numbers the client names; the
-// process is already locked down (io/lockdown.h) when this runs.
+// process is already locked down (sandbox/lockdown.h) when this runs.
 
 #include "open/worker/wire.h"
 

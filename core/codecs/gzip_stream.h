@@ -21,7 +21,7 @@ class GzipStream final : public ByteStream {
 public:
     // `where` names the stream in errors (the file, or "FILE (inside xz)").
     // `chunk`: compressed bytes per read of the upstream.
-    // `pieces`: how a large member is cut to be inflated on several cores (io/filters/gzip_pieces);
+    // `pieces`: how a large member is cut to be inflated on several cores (codecs/gzip_pieces);
     // by default a thread per core.
     GzipStream(StreamPtr upstream, QString where, size_t chunk = size_t(1) << 20,
                std::optional<GzipPieces::Options> pieces = std::nullopt);

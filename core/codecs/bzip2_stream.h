@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // bzip2 decompression on every core (libbz2 itself is one block after another on one core):
-// the blocks of a stream are found by their magic (io/filters/bzip2_blocks), cut out, and
+// the blocks of a stream are found by their magic (codecs/bzip2_blocks), cut out, and
 // decoded by libbz2 each as a stream of its own on a few threads, and their output comes back
 // in order. Each block's CRC is checked by libbz2, each stream's combined CRC here.
 //
@@ -27,7 +27,7 @@ class Bzip2PointRecorder;
 
 class Bzip2Stream final : public ByteStream {
 public:
-    // Where to start instead of a stream's header (io/filters/bzip2_points): the upstream's
+    // Where to start instead of a stream's header (codecs/bzip2_points): the upstream's
     // first byte is byte bit / 8 of the file, and a block of a level-`level` stream starts at
     // `bit`, after blocks whose combined CRC was `combined`.
     struct Resume {

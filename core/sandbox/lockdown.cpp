@@ -45,7 +45,7 @@ struct Rules {
 
 // What a parser, its threads and the C library need once the input is open: memory, threads and
 // their synchronisation, reading and writing descriptors already held, the worker's own socket,
-// time, and io_uring on the rings it made before (restricted to reads; see io/ring_setup.h).
+// time, and io_uring on the rings it made before (restricted to reads; see sandbox/ring_pool.h).
 const std::initializer_list<const char *> kAllowed = {
     // memory
     "brk", "mmap", "munmap", "mremap", "mprotect", "madvise", "mincore", "membarrier",

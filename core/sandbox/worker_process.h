@@ -6,9 +6,9 @@
 // a signal, the memory limit, the stall) comes back as a value the caller turns into a message.
 // Forked before the parent starts threads: call it before anything runs a thread pool.
 
-#include "io/lockdown.h"
+#include "sandbox/lockdown.h"
 #include "io/error.h"
-#include "io/proc_io.h"
+#include "sandbox/proc_io.h"
 
 #include <functional>
 #include <sys/types.h>

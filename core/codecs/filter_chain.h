@@ -41,7 +41,7 @@ class GzipSeekRecorder;
 class Bzip2PointRecorder;
 class FramePointRecorder;
 // Where the outermost filter notes its restart points as it is read, by format
-// (io/filters/gzip_seek_points, io/filters/bzip2_points, io/filters/frame_points); null: not
+// (codecs/gzip_seek_points, codecs/bzip2_points, codecs/frame_points); null: not
 // recorded.
 struct SeekRecorders {
     GzipSeekRecorder *gzip = nullptr;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "process_setup.h"
+#include "sandbox/process_setup.h"
 
 #include <clocale>
 #include <cstring>

@@ -210,7 +210,7 @@ void GzipStream::recordSeekPoints(GzipSeekRecorder *recorder)
 }
 
 // A block point: a copy of ISA-L's state, the compressed bytes ahead and the window go to a search
-// on a thread of its own (io/filters/gzip_block_search); its outcome is taken at a later read.
+// on a thread of its own (codecs/gzip_block_search); its outcome is taken at a later read.
 void GzipStream::checkpoint(std::span<const char> out)
 {
     // The search started a quarter spacing ago is taken now, waiting if it has not finished: the

@@ -124,18 +124,16 @@ Result<std::span<const char>> Readahead::next()
         lent_ = nullptr;
         changed_.notify_all();
     }
-    // Waits in slices so a Stop on this thread is seen while the producer works on a big block.
-    while (filled_.empty()) {
-        if (producerDone_)
-            return std::span<const char>();
-        changed_.wait_for(lock, std::chrono::milliseconds(20));
-        if (filled_.empty() && stopRequested()) {
-            stop_ = true;
-            lock.unlock();
-            changed_.notify_all();
-            return Error::cancelled();
-        }
+    // The one cancellable wait (io/cancel.h): a Stop on this thread is seen while the producer
+    // works on a big block, and then reaches the producer.
+    if (auto waited = waitUnlessStopped(changed_, lock, [this] { return !filled_.empty() || producerDone_; }); !waited) {
+        stop_ = true;
+        lock.unlock();
+        changed_.notify_all();
+        return std::move(waited).error();
     }
+    if (filled_.empty())
+        return std::span<const char>(); // the producer is done and everything was handed out
     Block *block = filled_.front();
     filled_.pop_front();
     if (block->error) {

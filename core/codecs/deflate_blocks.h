@@ -8,7 +8,7 @@
 // a marker naming which byte of that window it is, filled in once the window is known. After a
 // while the last 32 KiB decoded hold no marker any more, and a real inflater (ISA-L) can take
 // over with them as its dictionary. This file finds such blocks and decodes with markers; it is
-// not fast, it only has to bridge the start of each piece. io/filters/gzip_pieces puts it to use.
+// not fast, it only has to bridge the start of each piece. codecs/gzip_pieces puts it to use.
 
 #include <QString>
 #include <cstdint>

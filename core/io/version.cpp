@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "version.h"
+#include "io/version.h"
 
 #include "io/uring_reader.h"
 

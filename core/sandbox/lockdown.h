@@ -13,7 +13,7 @@
 // nothing can be opened at all), and a kernel bug reachable through the calls it allows.
 
 #include "io/result.h"
-#include "io/ring_setup.h"
+#include "sandbox/ring_pool.h"
 
 #include <cstdint>
 
@@ -25,7 +25,7 @@ struct LockdownLimits {
     // False: open(2) of any path fails too, reading included (the GUI's worker: its parent opens
     // what the file needs and passes the descriptors).
     bool mayOpenFiles = true;
-    // io_uring rings made before the lockdown for the benchmarks' readers (io/ring_setup.h).
+    // io_uring rings made before the lockdown for the benchmarks' readers (sandbox/ring_pool.h).
     int plainRings = 0;
     int polledRings = 0;
 };

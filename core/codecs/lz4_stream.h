@@ -18,7 +18,7 @@ public:
     // `chunk`: compressed bytes per read of the upstream; `inputLayer` names its reads in a trace.
     Lz4Stream(StreamPtr upstream, QString where, size_t chunk = size_t(1) << 20, const char *inputLayer = "decompression input");
     // Notes each frame's start as a restart point (the upstream must start at the file's first
-    // byte; io/filters/frame_points).
+    // byte; codecs/frame_points).
     void recordFrames(FramePointRecorder *recorder) { recorder_ = recorder; }
     ~Lz4Stream() override;
     Result<size_t> read(std::span<char> out) override;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "worker_process.h"
 
-#include "io/proc_io.h"
-#include "units.h"
+#include "sandbox/proc_io.h"
+#include "io/units.h"
 
 #include <QFile>
 #include <cerrno>

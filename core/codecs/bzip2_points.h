@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Restart points in a bzip2 file: every block decodes on its own (io/filters/bzip2_blocks), so
+// Restart points in a bzip2 file: every block decodes on its own (codecs/bzip2_blocks), so
 // a block's bit offset, the stream's level and the combined CRC of the blocks before it are all
 // a decoder needs to start there. They are noted while the file is decoded front to back anyway
 // (Bzip2Stream's recorder), and a read of a later offset starts at the block holding it. libbz2

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "ring_setup.h"
+#include "ring_pool.h"
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
 
@@ -8,7 +9,7 @@ namespace asc {
 
 namespace {
 
-constexpr unsigned kPollerIdleMs = 10; // the kernel thread keeps polling this long after the last submission
+constexpr unsigned kPollerIdleMs = 10; // as io/ring_source.cpp
 
 struct PooledRing {
     io_uring ring{};
@@ -18,7 +19,6 @@ struct PooledRing {
 
 struct Pool {
     std::mutex lock;
-    bool prepared = false;
     std::vector<PooledRing> rings;
 };
 
@@ -68,13 +68,50 @@ Result<void> makeRestrictedRing(bool polled, io_uring *ring)
     return {};
 }
 
+class PoolLender final : public RingLender {
+public:
+    Result<bool> lend(const RingRequest &request, io_uring *ring) override
+    {
+        Pool &p = pool();
+        const std::lock_guard<std::mutex> lock(p.lock);
+        if (std::max(1u, request.entries) > kPooledRingEntries)
+            return failed("io_uring ring of the worker's pool (too few entries)", EINVAL);
+        PooledRing *chosen = nullptr;
+        for (PooledRing &pooled : p.rings)
+            if (!pooled.lent && (!chosen || pooled.polled == request.kernelPolling))
+                chosen = &pooled;
+        if (!chosen)
+            return failed("io_uring ring of the worker's pool (all in use)", EBUSY);
+        chosen->lent = true;
+        *ring = chosen->ring;
+        return chosen->polled;
+    }
+
+    bool takeBack(io_uring *ring) override
+    {
+        Pool &p = pool();
+        const std::lock_guard<std::mutex> lock(p.lock);
+        for (PooledRing &pooled : p.rings) {
+            if (pooled.lent && pooled.ring.ring_fd == ring->ring_fd) {
+                // Back as it was lent, but where the borrower left the queue positions.
+                io_uring_unregister_files(ring);
+                pooled.ring = *ring;
+                pooled.lent = false;
+                return true;
+            }
+        }
+        return false;
+    }
+};
+
 } // namespace
 
 Result<void> prepareRingPool(const RingPoolSize &size)
 {
     Pool &p = pool();
+    static PoolLender lender;
+    lendRingsFrom(&lender); // from now on, even if making them fails: no ring made after the lockdown
     const std::lock_guard<std::mutex> lock(p.lock);
-    p.prepared = true;
     p.rings.reserve(size_t(size.plain + size.polled));
     for (int i = 0; i < size.plain + size.polled; ++i) {
         PooledRing pooled;
@@ -90,57 +127,6 @@ Result<void> prepareRingPool(const RingPoolSize &size)
         p.rings.push_back(pooled);
     }
     return {};
-}
-
-Result<bool> setUpRing(const RingRequest &request, io_uring *ring)
-{
-    const unsigned entries = std::max(1u, request.entries);
-    Pool &p = pool();
-    {
-        const std::lock_guard<std::mutex> lock(p.lock);
-        if (p.prepared) {
-            if (entries > kPooledRingEntries)
-                return failed("io_uring ring of the worker's pool (too few entries)", EINVAL);
-            PooledRing *chosen = nullptr;
-            for (PooledRing &pooled : p.rings)
-                if (!pooled.lent && (!chosen || pooled.polled == request.kernelPolling))
-                    chosen = &pooled;
-            if (!chosen)
-                return failed("io_uring ring of the worker's pool (all in use)", EBUSY);
-            chosen->lent = true;
-            *ring = chosen->ring;
-            return chosen->polled;
-        }
-    }
-    if (request.kernelPolling) {
-        io_uring_params params{};
-        params.flags = IORING_SETUP_SQPOLL;
-        params.sq_thread_idle = kPollerIdleMs;
-        // Refused here (old kernel, policy): an ordinary ring reads the same bytes.
-        if (io_uring_queue_init_params(entries, ring, &params) == 0)
-            return true;
-    }
-    if (const int rc = io_uring_queue_init(entries, ring, 0); rc < 0)
-        return failed("io_uring_queue_init", -rc);
-    return false;
-}
-
-void endRing(io_uring *ring)
-{
-    Pool &p = pool();
-    {
-        const std::lock_guard<std::mutex> lock(p.lock);
-        for (PooledRing &pooled : p.rings) {
-            if (pooled.lent && pooled.ring.ring_fd == ring->ring_fd) {
-                // Back as it was lent, but where the borrower left the queue positions.
-                io_uring_unregister_files(ring);
-                pooled.ring = *ring;
-                pooled.lent = false;
-                return;
-            }
-        }
-    }
-    io_uring_queue_exit(ring);
 }
 
 } // namespace asc

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// Finding a gzip seek point (io/filters/gzip_seek_points) away from the inflater: from a copy of
+// Finding a gzip seek point (codecs/gzip_seek_points) away from the inflater: from a copy of
 // ISA-L's state at a moment T and the compressed bytes after it, the next deflate block start
-// is searched (its header, io/filters/deflate_blocks) and proven by inflating the copy up to it
+// is searched (its header, codecs/deflate_blocks) and proven by inflating the copy up to it
 // with an empty final block put there: it finishes exactly there only if a block of the stream
 // starts there. Runs on a thread of its own while the inflater goes on (on 2 cores the listing
 // leaves one mostly idle), so seek points cost the first pass almost nothing.

@@ -2,7 +2,7 @@
 #pragma once
 // One large gzip member inflated on every core. ISA-L inflates about 800 MiB/s on one core, and
 // that bounds listing a tar.gz; a member is one chain of deflate blocks, so it is cut into
-// pieces instead (io/filters/deflate_blocks has the bit-level side):
+// pieces instead (codecs/deflate_blocks has the bit-level side):
 // - the member's start is inflated here, in order, as it is read; only once a few MiB are out
 //   (Options::rampUp) is the rest cut, so a reader that looks at the start (a format probe,
 //   info) costs what one inflater costs. The first piece ends at the first block start in a
@@ -84,7 +84,7 @@ public:
     static Options defaults();
     static constexpr int kMinCores = 4;
     // Each thread has a piece of up to 64 MiB in flight: more would crowd the worker's 2 GiB of
-    // address space (io/lockdown).
+    // address space (sandbox/lockdown).
     static constexpr int kMaxThreads = 8;
 
 private:
@@ -130,7 +130,7 @@ private:
     // the piece's end): ISA-L from the last proven block to the member's end, in order.
     Result<void> startTail();
     Result<void> stepTail();
-    // The first piece, inflated here as it is read (io/filters/gzip_pieces.cpp, Tail).
+    // The first piece, inflated here as it is read (codecs/gzip_pieces.cpp, Tail).
     Result<void> startHead();
     Result<void> armHead();
     Result<void> restartHead();
