@@ -86,4 +86,15 @@ Result<size_t> SkippedStream::read(std::span<char> out)
     return inner_->read(out);
 }
 
+Result<size_t> PrefixedStream::read(std::span<char> out)
+{
+    if (firstAt_ < first_.size()) {
+        const size_t n = std::min(out.size(), size_t(first_.size() - firstAt_));
+        std::copy_n(first_.constData() + firstAt_, n, out.data());
+        firstAt_ += qsizetype(n);
+        return n;
+    }
+    return inner_->read(out);
+}
+
 } // namespace asc

@@ -84,4 +84,21 @@ private:
     uint64_t skip_;
 };
 
+// A stream with `first` in front of it (a format's leading magic, for a reader started past it).
+class PrefixedStream final : public ByteStream {
+public:
+    PrefixedStream(QByteArray first, StreamPtr inner)
+        : first_(std::move(first)),
+          inner_(std::move(inner))
+    {
+    }
+    Result<size_t> read(std::span<char> out) override;
+    uint64_t consumed() const override { return inner_->consumed(); }
+
+private:
+    QByteArray first_;
+    qsizetype firstAt_ = 0;
+    StreamPtr inner_;
+};
+
 } // namespace asc

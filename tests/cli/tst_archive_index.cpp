@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The archive index (formats/archive/index_cache) as a user meets it, counted with the I/O trace:
 // the first listing of a compressed tarball (made by gzip, pigz, xz, zstd, pzstd, bzip2, lbzip2,
-// lz4) reads it whole and keeps an index; the second reads almost nothing of it and lists the
+// lz4; and a gzip-compressed cpio and ar) reads it whole and keeps an index; the second reads almost nothing of it and lists the
 // same; cat of the last member reads from the restart point before it (a gzip seek point, an xz
 // or bzip2 block, a zstd or lz4 frame), not the archive, and gives tar's bytes; an
 // archive that changed, a damaged index and --no-index all read the archive again; index --json
@@ -108,6 +108,25 @@ private Q_SLOTS:
             QVERIFY(out.open(QIODevice::WriteOnly));
             out.write(r.out);
         }
+        // cpio (newc) and ar members, gzip-compressed: the same files; ar keeps no folders, so
+        // its members are the files by their own names.
+        const QString cpio = dir_.filePath(QStringLiteral("plain.cpio")), ar = dir_.filePath(QStringLiteral("plain.ar"));
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), QStringList{QStringLiteral("--format"), QStringLiteral("newc"), QStringLiteral("-cf"), cpio,
+                                                                QStringLiteral("-C"), tree_, QStringLiteral("docs"), QStringLiteral("zz-last.bin")})
+                     .exitCode,
+                 0);
+        QStringList files;
+        for (const QString &m : std::as_const(members_))
+            files << m;
+        QCOMPARE(test::run(QStringLiteral("bsdtar"), QStringList{QStringLiteral("--format"), QStringLiteral("ar"), QStringLiteral("-cf"), ar,
+                                                                QStringLiteral("-C"), tree_} + files)
+                     .exitCode,
+                 0);
+        for (const QString &plain : {cpio, ar}) {
+            const auto r = test::run(QStringLiteral("gzip"), {QStringLiteral("-c"), plain}, 600000);
+            QCOMPARE(r.exitCode, 0);
+            test::writeFile(dir_, QFileInfo(plain).fileName().replace(QLatin1String("plain."), QLatin1String("a.")) + QStringLiteral(".gz"), r.out);
+        }
         // lz4 in 4 MiB parts joined: a frame each (lz4 itself writes one).
         QFile whole(tar);
         QVERIFY(whole.open(QIODevice::ReadOnly));
@@ -141,13 +160,20 @@ private Q_SLOTS:
         QTest::newRow("lbzip2") << QStringLiteral("lbzip2.bz2") << true;
         QTest::newRow("lz4, one frame") << QStringLiteral("lz4") << false;
         QTest::newRow("lz4 in parts") << QStringLiteral("parts.lz4") << true;
+        QTest::newRow("cpio, gzip") << QStringLiteral("cpio.gz") << true;
+        QTest::newRow("ar, gzip") << QStringLiteral("ar.gz") << true;
     }
 
     void secondListingReadsAlmostNothing()
     {
         QFETCH(QString, suffix);
         QFETCH(bool, seekPoints);
-        const QString archive = dir_.filePath(QStringLiteral("a.tar.") + suffix);
+        const QString archive = dir_.filePath((suffix.contains(QLatin1String("cpio")) || suffix.startsWith(QLatin1String("ar")) ? QStringLiteral("a.")
+                                                                                                                          : QStringLiteral("a.tar.")) +
+                                              suffix);
+        const bool flat = suffix.startsWith(QLatin1String("ar")); // members by their own names
+        const auto listed = test::run(QStringLiteral("bsdtar"), {QStringLiteral("-tf"), archive});
+        QCOMPARE(listed.exitCode, 0);
         const qint64 size = QFileInfo(archive).size();
         const auto [first, firstBytes] = traced({QStringLiteral("ls"), archive}, archive);
         QVERIFY(firstBytes >= size);
@@ -158,7 +184,8 @@ private Q_SLOTS:
         QVERIFY2(secondBytes <= 512 * 1024, qPrintable(QString::number(secondBytes)));
         const QJsonObject facts = indexFacts(archive);
         QCOMPARE(facts.value(QStringLiteral("built_now")).toBool(), false);
-        QCOMPARE(facts.value(QStringLiteral("members")).toInt(), members_.size() + 5); // and the five folders
+        QCOMPARE(facts.value(QStringLiteral("members")).toInt(), members_.size() + (flat ? 0 : 5)); // and the five folders
+        QCOMPARE(facts.value(QStringLiteral("members")).toInt(), listed.out.count('\n'));
         QCOMPARE(facts.value(QStringLiteral("seek_points")).toInt() >= 4, seekPoints);
         // The index is small beside the archive.
         QVERIFY(facts.value(QStringLiteral("index_bytes")).toDouble() < 0.02 * double(size));
@@ -174,7 +201,7 @@ private Q_SLOTS:
         }
         // A member in the middle too.
         const QString middle = members_[80];
-        const auto mid = test::runCli({QStringLiteral("cat"), archive + QStringLiteral("!/") + middle});
+        const auto mid = test::runCli({QStringLiteral("cat"), archive + QStringLiteral("!/") + (flat ? QFileInfo(middle).fileName() : middle)});
         QFile original(tree_ + QLatin1Char('/') + middle);
         QVERIFY(original.open(QIODevice::ReadOnly));
         QCOMPARE(mid.out, original.readAll());

@@ -94,6 +94,21 @@ static QString shortFormatName(const QString &libarchiveName, LibarchiveReader::
     return libarchiveName.isEmpty() ? QStringLiteral("archive") : libarchiveName;
 }
 
+// The formats whose members an index can start at (libarchive's format code).
+static std::optional<MemberFormat> memberFormatOf(int code)
+{
+    switch (code & ARCHIVE_FORMAT_BASE_MASK) {
+    case ARCHIVE_FORMAT_TAR:
+        return MemberFormat::Tar;
+    case ARCHIVE_FORMAT_CPIO:
+        return MemberFormat::Cpio;
+    case ARCHIVE_FORMAT_AR:
+        return MemberFormat::Ar;
+    default:
+        return std::nullopt;
+    }
+}
+
 Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::Mode mode)
 {
     std::shared_ptr<ArchiveContainer> container(new ArchiveContainer(std::move(source), mode));
@@ -107,6 +122,7 @@ Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::
                 container->filters_ = loaded->filters;
                 container->formatName_ = shortFormatName(container->libarchiveFormat_, mode);
                 container->indexable_ = true;
+                container->memberFormat_ = loaded->memberFormat;
                 container->index_ = std::move(loaded);
                 return ContainerPtr(container);
             }
@@ -139,9 +155,12 @@ Result<ContainerPtr> ArchiveContainer::open(SourcePtr source, LibarchiveReader::
     container->formatName_ = shortFormatName(container->libarchiveFormat_, mode);
     if (mode == LibarchiveReader::Mode::SingleCompressed && !container->filters_.isEmpty())
         container->formatName_ = container->filters_.first();
-    // A compressed tar (read again from its first byte for every member otherwise) keeps an index.
-    container->indexable_ = mode == LibarchiveReader::Mode::Archives && *firstHeader && !container->filters_.isEmpty() &&
-                            ((*r)->formatCode() & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR && index_cache::enabled();
+    // A compressed tar, cpio or ar (read again from its first byte for every member otherwise)
+    // keeps an index.
+    const std::optional<MemberFormat> members = memberFormatOf((*r)->formatCode());
+    container->indexable_ = mode == LibarchiveReader::Mode::Archives && *firstHeader && !container->filters_.isEmpty() && members &&
+                            index_cache::enabled();
+    container->memberFormat_ = members.value_or(MemberFormat::Tar);
 
     return ContainerPtr(container);
 }
@@ -201,6 +220,7 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
         return {}; // what follows the archive is damaged: no index, the listing stands
     made.identity = *identity;
     made.libarchiveFormat = libarchiveFormat_;
+    made.memberFormat = memberFormat_;
     made.filters = filters_;
     made.decodedSize = *decoded;
     if (recorders.gzip) {

@@ -29,7 +29,7 @@ public:
     // The index this container lists from and reads members through: loaded when it opened, or
     // made by its first complete listing (null: none, or the format is not indexed).
     std::shared_ptr<const ArchiveIndex> index() const;
-    // A compressed tar whose listing and seek points are worth keeping.
+    // A compressed tar, cpio or ar whose listing and seek points are worth keeping.
     bool indexable() const { return indexable_; }
 
 private:
@@ -46,6 +46,7 @@ private:
     QByteArray charset_; // names decoded from this (empty: as stored), fixed at open
     CompressedFacts facts_; // single compressed files only
     bool indexable_ = false;
+    MemberFormat memberFormat_ = MemberFormat::Tar; // when indexable
     mutable std::mutex indexMutex_; // a listing on one thread may make it while another reads
     std::shared_ptr<const ArchiveIndex> index_;
 };

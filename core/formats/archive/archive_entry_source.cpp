@@ -59,7 +59,7 @@ bool ArchiveEntrySource::restartFromIndex() const
                                                  index_->frames, header, archive_->name());
     if (!stream)
         return false;
-    auto r = LibarchiveReader::openTarAt(archive_, std::move(stream).value(), charset_);
+    auto r = LibarchiveReader::openMemberAt(archive_, std::move(stream).value(), index_->memberFormat, charset_);
     if (!r)
         return false;
     Entry entry;

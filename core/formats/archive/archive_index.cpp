@@ -12,7 +12,7 @@ namespace asc {
 
 namespace {
 const QByteArray kMagic = QByteArrayLiteral("ASCINDEX");
-constexpr quint32 kVersion = 2; // 2: bzip2 blocks, zstd and lz4 frames
+constexpr quint32 kVersion = 3; // 2: bzip2 blocks, zstd and lz4 frames; 3: cpio and ar members
 constexpr quint8 kLittleEndian = 1;
 // What ISA-L's window needs; a span no longer than this (index_cache's spacing, with room).
 constexpr qsizetype kWindow = 32768;
@@ -33,7 +33,8 @@ QByteArray encodeIndex(const ArchiveIndex &index)
         out.setVersion(QDataStream::Qt_6_4);
         // Strings as bytes: QDataStream's QString and QStringList trust the lengths they read
         // (a damaged index would make them allocate gigabytes); its QByteArray reads in steps.
-        out << index.identity << index.libarchiveFormat.toUtf8() << index.filters.join(QLatin1Char(',')).toUtf8() << index.entries;
+        out << index.identity << index.libarchiveFormat.toUtf8() << quint8(index.memberFormat) << index.filters.join(QLatin1Char(',')).toUtf8()
+            << index.entries;
         out << quint64(index.headers.size());
         for (uint64_t h : index.headers)
             out << quint64(h);
@@ -104,8 +105,12 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
     in.setVersion(QDataStream::Qt_6_4);
     ArchiveIndex index;
     QByteArray format, filters;
-    in >> index.identity >> format >> filters >> index.entries;
+    quint8 memberFormat = 0;
+    in >> index.identity >> format >> memberFormat >> filters >> index.entries;
     index.libarchiveFormat = QString::fromUtf8(format);
+    if (memberFormat > quint8(MemberFormat::Ar))
+        return bad(QStringLiteral("its listing is inconsistent"));
+    index.memberFormat = MemberFormat(memberFormat);
     index.filters = filters.isEmpty() ? QStringList() : QString::fromUtf8(filters).split(QLatin1Char(','));
     quint64 headers = 0;
     in >> headers;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// What one full pass over a compressed tarball learns, kept so that the next open need not
+// What one full pass over a compressed tarball (tar, cpio or ar) learns, kept so that the next open need not
 // repeat it: the listing, where each member's header lies in the decoded stream, and the
 // decoder's restart points (gzip seek points, xz and bzip2 blocks). With it a listing is read from the index, and a member is read
 // from the seek point before its header instead of from the archive's first byte.
@@ -21,9 +21,16 @@
 
 namespace asc {
 
+// The archive formats whose members follow one another in the decoded stream, each behind its
+// own header: a member is read by starting the format's reader at that header.
+enum class MemberFormat : quint8 { Tar,
+                                   Cpio,
+                                   Ar };
+
 struct ArchiveIndex {
     QByteArray identity; // of the file it describes (index_cache.h)
     QString libarchiveFormat;
+    MemberFormat memberFormat = MemberFormat::Tar;
     QStringList filters;
     std::vector<Entry> entries; // the listing, in archive order
     std::vector<uint64_t> headers; // per entry: its header's offset in the decoded stream

@@ -55,14 +55,29 @@ Error LibarchiveReader::error(const QString &what) const
     return Error::format(source_->name(), position_, message);
 }
 
-Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openTarAt(SourcePtr source, StreamPtr decoded, const QByteArray &nameCharset)
+Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openMemberAt(SourcePtr source, StreamPtr decoded, MemberFormat format,
+                                                                         const QByteArray &nameCharset)
 {
     std::unique_ptr<LibarchiveReader> reader(new LibarchiveReader(std::move(source), Mode::Archives));
     archive *a = archive_read_new();
     if (!a)
         return Error::system(reader->source_->name(), QStringLiteral("archive_read_new"), ENOMEM);
     reader->archive_ = a;
-    archive_read_support_format_tar(a);
+    switch (format) {
+    case MemberFormat::Tar:
+        archive_read_support_format_tar(a);
+        break;
+    case MemberFormat::Cpio:
+        archive_read_support_format_cpio(a);
+        break;
+    case MemberFormat::Ar:
+        // libarchive knows an ar archive by its leading magic only; a GNU name table before the
+        // member is not there, so a long name does not match the index and the archive is read
+        // from its start instead.
+        archive_read_support_format_ar(a);
+        decoded = std::make_unique<PrefixedStream>(QByteArrayLiteral("!<arch>\n"), std::move(decoded));
+        break;
+    }
     if (!nameCharset.isEmpty() && archive_read_set_options(a, ("hdrcharset=" + nameCharset).constData()) < ARCHIVE_WARN)
         return Error::make(ErrorKind::Usage, reader->source_->name(), QStringLiteral("cannot decode names from '%1'").arg(QString::fromLatin1(nameCharset)));
     reader->decoded_ = std::make_unique<Readahead>(std::move(decoded), false);

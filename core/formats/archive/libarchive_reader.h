@@ -3,6 +3,7 @@
 // One libarchive read handle fed from our ByteSource through its read/seek/skip callbacks, so
 // nested archives need no temporary files. Not thread safe; blocks on the source.
 
+#include "archive_index.h"
 #include "entry_content.h"
 #include "io/byte_source.h"
 #include "vfs/entry.h"
@@ -36,9 +37,11 @@ public:
     // empty keeps names as stored.
     static Result<std::unique_ptr<LibarchiveReader>> open(SourcePtr source, Mode mode, const QByteArray &nameCharset = {},
                                                           const SeekRecorders *recorders = nullptr);
-    // A tar read from `decoded`, the archive's decoded bytes from a member's header on (an
-    // index's seek point): tar only, no filters. `source` is the archive, for names and errors.
-    static Result<std::unique_ptr<LibarchiveReader>> openTarAt(SourcePtr source, StreamPtr decoded, const QByteArray &nameCharset = {});
+    // An archive of `format` read from `decoded`, the archive's decoded bytes from a member's
+    // header on (an index's restart point): that format only, no filters. `source` is the
+    // archive, for names and errors.
+    static Result<std::unique_ptr<LibarchiveReader>> openMemberAt(SourcePtr source, StreamPtr decoded, MemberFormat format,
+                                                                  const QByteArray &nameCharset = {});
     // Where the last header read starts in the decoded stream (pax and long-name headers first).
     uint64_t headerPosition() const { return headerPosition_; }
     // Reads what is left of the decoded stream after the archive's end (a tar's padding, what
