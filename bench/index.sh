@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The archive index (issue: big compressed archives read once). On the tarball of real files of
-# bench/compressed.sh, gzip -6 (and its xz and zstd variants when present), every peer in the same
-# run, medians of hyperfine runs:
+# bench/compressed.sh, gzip -6, zstd (one frame: no restart point), pzstd (frames), xz -T2 (4 MiB
+# blocks), lbzip2 (blocks) and a gzip cpio of the same files, every peer in the same run, medians
+# of hyperfine runs:
 #   first pass:  archivescope-cli ls with the index made (dropped before each run) against --no-index
 #   second ls:   from the index, against --no-index and bsdtar -tf
 #   cat:         the last member, from the seek point before it, against bsdtar -xOf and --no-index
@@ -22,6 +23,16 @@ if [ ! -f real.tar ]; then
     mv real.tar.tmp real.tar
 fi
 [ -f real.tar.gz ] || gzip -6 -c real.tar > real.tar.gz
+[ -f real.tar.zst ] || zstd -q -c real.tar > real.tar.zst
+[ -f real.pzstd.tar.zst ] || pzstd -q -p "$(nproc)" -c real.tar > real.pzstd.tar.zst
+[ -f real.blocks.tar.xz ] || xz -1 -T"$(nproc)" --block-size=4MiB -c real.tar > real.blocks.tar.xz
+[ -f real.tar.bz2 ] || lbzip2 -c real.tar > real.tar.bz2
+if [ ! -f real.cpio.gz ]; then
+    mkdir -p cpio-tree && tar -xf real.tar -C cpio-tree
+    # In the tar's order, so that its last member is the tar's.
+    tar -tf real.tar | (cd cpio-tree && bsdtar --format newc -n -cf - -T -) | gzip -6 > real.cpio.gz
+    rm -rf cpio-tree
+fi
 last=$(tar -tf real.tar | grep -v '/$' | tail -1)
 
 json=$(mktemp)
@@ -42,8 +53,7 @@ echo "The tarball of real files of compressed.sh ($(( $(stat -c %s real.tar) / 1
 echo
 echo "| archive | first pass, --no-index | first pass, index made | cost | second ls | ls ratio | bsdtar -tf | cat last, index | bsdtar -xOf | --no-index cat | cat ratio vs bsdtar | cat read | largest span | index size |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-for archive in real.tar.gz real.tar.zst real.tar.xz; do
-    [ -f "$archive" ] || continue
+for archive in real.tar.gz real.tar.zst real.pzstd.tar.zst real.blocks.tar.xz real.tar.bz2 real.cpio.gz; do
     size=$(stat -c %s "$archive")
     hyperfine -N --warmup 1 --runs 7 --export-json "$json" "$cli --no-index ls $archive" >/dev/null 2>&1
     plain=$(median "$cli --no-index ls")

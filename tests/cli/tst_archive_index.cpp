@@ -16,6 +16,7 @@
 #include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
 
 using namespace asc;
 
@@ -44,19 +45,32 @@ class TestArchiveIndex : public QObject {
         return text;
     }
 
-    // Bytes of `file` the traced command read, from the trace's records.
-    static qint64 bytesRead(const QString &trace, const QString &file)
+    // Bytes of `file` the traced command read, from the trace's records (each byte once when
+    // `distinct`: what came from the disk, not what a probe looked at again in the page cache).
+    static qint64 bytesRead(const QString &trace, const QString &file, bool distinct = false)
     {
         QFile f(trace);
         if (!f.open(QIODevice::ReadOnly))
             return -1;
         qint64 total = 0;
+        std::map<qint64, qint64> ranges; // start -> end
         for (const QByteArray &line : f.readAll().split('\n')) {
             const QJsonObject o = QJsonDocument::fromJson(line).object();
-            if (o.value(QStringLiteral("file")).toString() == file)
-                total += qint64(o.value(QStringLiteral("length")).toDouble());
+            if (o.value(QStringLiteral("file")).toString() != file)
+                continue;
+            const qint64 at = qint64(o.value(QStringLiteral("offset")).toDouble()), length = qint64(o.value(QStringLiteral("length")).toDouble());
+            total += length;
+            qint64 &end = ranges[at];
+            end = std::max(end, at + length);
         }
-        return total;
+        if (!distinct)
+            return total;
+        qint64 covered = 0, reached = 0;
+        for (const auto &[start, end] : ranges) {
+            covered += std::max<qint64>(0, end - std::max(start, reached));
+            reached = std::max(reached, end);
+        }
+        return covered;
     }
 
     // `args` under the trace: its stdout, and the bytes of `file` it read.
@@ -112,14 +126,15 @@ private Q_SLOTS:
         // its members are the files by their own names.
         const QString cpio = dir_.filePath(QStringLiteral("plain.cpio")), ar = dir_.filePath(QStringLiteral("plain.ar"));
         QCOMPARE(test::run(QStringLiteral("bsdtar"), QStringList{QStringLiteral("--format"), QStringLiteral("newc"), QStringLiteral("-cf"), cpio,
-                                                                QStringLiteral("-C"), tree_, QStringLiteral("docs"), QStringLiteral("zz-last.bin")})
+                                                                 QStringLiteral("-C"), tree_, QStringLiteral("docs"), QStringLiteral("zz-last.bin")})
                      .exitCode,
                  0);
         QStringList files;
         for (const QString &m : std::as_const(members_))
             files << m;
         QCOMPARE(test::run(QStringLiteral("bsdtar"), QStringList{QStringLiteral("--format"), QStringLiteral("ar"), QStringLiteral("-cf"), ar,
-                                                                QStringLiteral("-C"), tree_} + files)
+                                                                 QStringLiteral("-C"), tree_} +
+                                                         files)
                      .exitCode,
                  0);
         for (const QString &plain : {cpio, ar}) {
@@ -169,7 +184,7 @@ private Q_SLOTS:
         QFETCH(QString, suffix);
         QFETCH(bool, seekPoints);
         const QString archive = dir_.filePath((suffix.contains(QLatin1String("cpio")) || suffix.startsWith(QLatin1String("ar")) ? QStringLiteral("a.")
-                                                                                                                          : QStringLiteral("a.tar.")) +
+                                                                                                                                : QStringLiteral("a.tar.")) +
                                               suffix);
         const bool flat = suffix.startsWith(QLatin1String("ar")); // members by their own names
         const auto listed = test::run(QStringLiteral("bsdtar"), {QStringLiteral("-tf"), archive});
@@ -205,6 +220,43 @@ private Q_SLOTS:
         QFile original(tree_ + QLatin1Char('/') + middle);
         QVERIFY(original.open(QIODevice::ReadOnly));
         QCOMPARE(mid.out, original.readAll());
+    }
+
+    void aTarballStoredInAnotherArchiveHasItsOwnIndex()
+    {
+        // A tar.gz kept as it is inside an uncompressed tar and an ar (as a .deb keeps its
+        // data.tar.xz): its bytes are a part of the outer file, and its index is keyed by that
+        // file and where it lies. It was not indexed: every open decoded it from its start.
+        const QString inner = dir_.filePath(QStringLiteral("a.tar.gz"));
+        test::writeFile(dir_, QStringLiteral("outer/before.txt"), "a member before it\n");
+        QVERIFY(QFile::copy(inner, dir_.filePath(QStringLiteral("outer/a.tar.gz"))));
+        const QString outerDir = dir_.filePath(QStringLiteral("outer"));
+        QFile original(inner);
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        const QByteArray innerBytes = original.readAll();
+        for (const char *format : {"ustar", "ar"}) {
+            init();
+            const QString outer = dir_.filePath(QStringLiteral("outer.") + QLatin1String(format));
+            QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("--format"), QLatin1String(format), QStringLiteral("-cf"), outer, QStringLiteral("-C"),
+                                                          outerDir, QStringLiteral("before.txt"), QStringLiteral("a.tar.gz")})
+                         .exitCode,
+                     0);
+            const QString spec = outer + QStringLiteral("!/a.tar.gz");
+            QCOMPARE(test::runCli({QStringLiteral("cat"), spec}).out, innerBytes); // the member as stored
+            const auto [first, firstBytes] = traced({QStringLiteral("ls"), spec}, outer);
+            QVERIFY(firstBytes >= innerBytes.size());
+            QCOMPARE(indexFiles(), 1);
+            const auto [second, secondBytes] = traced({QStringLiteral("ls"), spec}, outer);
+            QCOMPARE(second, first);
+            // The outer archive's and the member's probes look at the same first bytes again.
+            const qint64 distinct = bytesRead(dir_.filePath(QStringLiteral("trace.jsonl")), outer, true);
+            QVERIFY2(distinct <= 512 * 1024, qPrintable(QStringLiteral("%1: %2 bytes (%3 with re-reads)").arg(QLatin1String(format)).arg(distinct).arg(secondBytes)));
+            const auto [last, catBytes] = traced({QStringLiteral("cat"), spec + QStringLiteral("!/zz-last.bin")}, outer);
+            QFile lastFile(tree_ + QStringLiteral("/zz-last.bin"));
+            QVERIFY(lastFile.open(QIODevice::ReadOnly));
+            QCOMPARE(last, lastFile.readAll());
+            QVERIFY2(catBytes < innerBytes.size() / 2, qPrintable(QString::number(catBytes)));
+        }
     }
 
     void aChangedArchiveIsReadAgain()

@@ -52,12 +52,16 @@ std::optional<QByteArray> identityOf(const ByteSource &source)
 {
     const auto extent = source.fileExtent(0);
     struct stat st {};
-    if (!extent || extent->fileOffset != 0 || extent->length < source.size() || ::fstat(extent->fd, &st) != 0 ||
-        !S_ISREG(st.st_mode) || uint64_t(st.st_size) != source.size())
+    if (!extent || extent->length < source.size() || ::fstat(extent->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        extent->fileOffset + source.size() > uint64_t(st.st_size))
         return std::nullopt;
-    const QByteArray fileKey = QByteArray::number(quint64(st.st_dev)) + ':' + QByteArray::number(quint64(st.st_ino)) + ':' +
-                               QByteArray::number(quint64(st.st_size)) + ':' + QByteArray::number(qint64(st.st_mtim.tv_sec)) + '.' +
-                               QByteArray::number(qint64(st.st_mtim.tv_nsec));
+    QByteArray fileKey = QByteArray::number(quint64(st.st_dev)) + ':' + QByteArray::number(quint64(st.st_ino)) + ':' +
+                         QByteArray::number(quint64(st.st_size)) + ':' + QByteArray::number(qint64(st.st_mtim.tv_sec)) + '.' +
+                         QByteArray::number(qint64(st.st_mtim.tv_nsec));
+    // A member stored as it is inside an uncompressed archive (a tar.gz in a tar, a .deb's
+    // data.tar.xz) is that file's bytes from an offset: its own index, keyed by where it lies.
+    if (extent->fileOffset != 0 || source.size() != uint64_t(st.st_size))
+        fileKey += ":at:" + QByteArray::number(quint64(extent->fileOffset)) + '+' + QByteArray::number(quint64(source.size()));
     // The probe and the open of one file ask in turn: its ends are hashed once.
     static std::mutex mutex;
     static QHash<QByteArray, QByteArray> known;

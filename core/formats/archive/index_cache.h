@@ -20,7 +20,9 @@ void setEnabled(bool enabled);
 bool enabled();
 // The folder; $ARCHIVESCOPE_INDEX_DIR overrides it (tests).
 QString directory();
-// The identity of `source` when it is a whole file of its own (not an entry inside another).
+// The identity of `source` when it is a file of its own, or a member stored as it is in one (a
+// tar.gz inside a tar, a .deb's data.tar.xz: its offset and size join the file's identity);
+// none for an entry decoded out of another.
 std::optional<QByteArray> identityOf(const ByteSource &source);
 // The index file for an identity: directory() + a SHA-256 of it in hex + ".idx".
 QString pathFor(const QByteArray &identity);

@@ -444,10 +444,11 @@ Result<bool> LibarchiveReader::next(Entry &entry)
             reportProblem(Error::format(entryName(entry), offset, QStringLiteral("warning: %1").arg(what)));
         }
     }
-    // In an unfiltered tar or cpio stream the content follows its header byte for byte, and the
-    // header has been consumed: the content can then be read as a slice of the archive itself.
+    // In an unfiltered tar, cpio or ar stream the content follows its header byte for byte, and
+    // the header has been consumed: the content can then be read as a slice of the archive
+    // itself (a .deb's data.tar.xz is a part of the .deb, not a copy).
     const int base = archive_format(archive_) & ARCHIVE_FORMAT_BASE_MASK;
-    if ((base == ARCHIVE_FORMAT_TAR || base == ARCHIVE_FORMAT_CPIO) && entry.type == EntryType::File && !unreadable_ &&
+    if ((base == ARCHIVE_FORMAT_TAR || base == ARCHIVE_FORMAT_CPIO || base == ARCHIVE_FORMAT_AR) && entry.type == EntryType::File && !unreadable_ &&
         entry.size != kUnknown && archive_entry_sparse_count(raw) == 0 && !decoded_ && archive_filter_count(archive_) == 1 &&
         archive_filter_code(archive_, 0) == ARCHIVE_FILTER_NONE) {
         const la_int64_t at = archive_filter_bytes(archive_, 0);
