@@ -8,7 +8,8 @@
 #   second ls:   from the index, against --no-index and bsdtar -tf
 #   cat:         the last member, from the seek point before it, against bsdtar -xOf and --no-index
 #   bytes:       what that cat read of the archive (the I/O trace), the largest span, the index's size
-# Usage: bench/index.sh [WORKDIR]   (default /tmp/archivescope-bench; shares compressed.sh's files)
+# Usage: bench/index.sh [WORKDIR]   (default /tmp/archivescope-bench; shares compressed.sh's files;
+#        ARCHIVES="real.tar.gz ..." measures only those)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/archivescope-bench}/compressed
@@ -53,7 +54,7 @@ echo "The tarball of real files of compressed.sh ($(( $(stat -c %s real.tar) / 1
 echo
 echo "| archive | first pass, --no-index | first pass, index made | cost | second ls | ls ratio | bsdtar -tf | cat last, index | bsdtar -xOf | --no-index cat | cat ratio vs bsdtar | cat read | largest span | index size |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-for archive in real.tar.gz real.tar.zst real.pzstd.tar.zst real.blocks.tar.xz real.tar.bz2 real.cpio.gz; do
+for archive in ${ARCHIVES:-real.tar.gz real.tar.zst real.pzstd.tar.zst real.blocks.tar.xz real.tar.bz2 real.cpio.gz}; do
     size=$(stat -c %s "$archive")
     hyperfine -N --warmup 1 --runs 7 --export-json "$json" "$cli --no-index ls $archive" >/dev/null 2>&1
     plain=$(median "$cli --no-index ls")

@@ -6,7 +6,6 @@
 #include "io/cancel.h"
 #include "io/trace.h"
 
-#include <QThread>
 #include <algorithm>
 #include <cstring>
 
@@ -28,10 +27,10 @@ struct Bzip2Stream::Job {
     bool endOfStream = false;
     uint32_t storedCombined = 0;
     std::optional<Error> error;
-    // Set by the decoding thread.
+    // Set by its task on the pool: read once the task has ended (none for markers and errors).
     bzip2::DecodedBlock result;
-    bool done = false;
-    bool stale = false; // dropped from the plan: not worth decoding
+    DecodeHandle task;
+    std::optional<DecodeBudget::Lease> lease; // its output's share of the process's budget
 };
 
 Bzip2Stream::Bzip2Stream(StreamPtr upstream, QString where)
@@ -43,7 +42,7 @@ Bzip2Stream::Bzip2Stream(StreamPtr upstream, QString where, Options options)
     : upstream_(std::move(upstream)),
       where_(std::move(where)),
       options_(std::move(options)),
-      threadCount_(options_.threads ? options_.threads : unsigned(std::max(1, QThread::idealThreadCount())))
+      threadCount_(options_.threads ? options_.threads : DecodePool::shared().threads())
 {
     std::sort(options_.falseMagics.begin(), options_.falseMagics.end());
     if (options_.resume) {
@@ -59,13 +58,8 @@ Bzip2Stream::Bzip2Stream(StreamPtr upstream, QString where, Options options)
 
 Bzip2Stream::~Bzip2Stream()
 {
-    {
-        std::lock_guard lock(mutex_);
-        stop_ = true;
-    }
-    work_.notify_all();
-    for (auto &t : threads_)
-        t.join();
+    // A task holds its own job, not this stream: those running finish on their own.
+    dropPlanned();
 }
 
 Result<bool> Bzip2Stream::readMore()
@@ -133,7 +127,6 @@ void Bzip2Stream::queueError(uint64_t byte, const QString &message)
     auto job = std::make_shared<Job>();
     job->bit = planBit_;
     job->error = upstreamError_ ? *upstreamError_ : Error::format(where_, byte, message);
-    job->done = true;
     planned_.push_back(std::move(job));
     expect_ = Expect::Nothing;
 }
@@ -150,16 +143,19 @@ void Bzip2Stream::queueBlock(uint64_t bit, uint64_t end, int recuts, const QStri
     const uint64_t to = std::min<uint64_t>((end + 7) / 8 + 1, windowBase_ + window_.size());
     job->input.assign(window_.data() + (from - windowBase_), window_.data() + (to - windowBase_));
     job->crc = uint32_t(bzip2::bitsAt(job->input.data(), bit % 8 + kMagicBits, kCrcBits));
+    job->lease = std::move(nextLease_);
+    nextLease_.reset();
+    // The task has the job (not this stream): a stream destroyed meanwhile does not matter to it.
+    job->task = DecodePool::shared().submit([job]() -> Result<void> {
+        job->result = bzip2::decodeBlock(job->input, job->bit % 8, job->length, job->level, bzip2::maxBlockOutput(job->level));
+        std::vector<uint8_t>().swap(job->input);
+        return {};
+    });
     planned_.push_back(job);
-    {
-        std::lock_guard lock(mutex_);
-        queue_.push_back(std::move(job));
-        if (threads_.size() < threadCount_) {
-            threads_.emplace_back([this] { decodeLoop(); });
-            counts_.threads = threads_.size();
-        }
-    }
-    work_.notify_one();
+    size_t inFlight = 0;
+    for (const auto &planned : planned_)
+        inFlight += planned->task ? 1 : 0;
+    counts_.mostInFlight = std::max(counts_.mostInFlight, inFlight);
 }
 
 void Bzip2Stream::planOne()
@@ -201,7 +197,6 @@ void Bzip2Stream::planOne()
             job->bit = planBit_;
             job->endOfStream = true;
             job->storedCombined = uint32_t(bzip2::bitsAt(window_.data(), planBit_ - windowBase_ * 8 + kMagicBits, kCrcBits));
-            job->done = true;
             planned_.push_back(std::move(job));
             planBit_ = (planBit_ + kMagicAndCrcBits + 7) / 8 * 8;
             expect_ = Expect::Header;
@@ -228,52 +223,26 @@ void Bzip2Stream::plan()
     for (const auto &job : planned_)
         decoding += job->length ? 1 : 0;
     while (expect_ != Expect::Nothing && decoding < ahead) {
+        // A block more only while its output fits the process's budget (the first always may).
+        if (!nextLease_) {
+            nextLease_ = DecodeBudget::shared().reserve(bzip2::maxBlockOutput(level_), decoding == 0);
+            if (!nextLease_)
+                break;
+        }
         const size_t before = planned_.size();
         planOne();
         if (planned_.size() > before && planned_.back()->length)
             ++decoding;
     }
+    nextLease_.reset();
 }
 
 void Bzip2Stream::dropPlanned()
 {
-    std::lock_guard lock(mutex_);
     for (auto &job : planned_)
-        job->stale = true;
-    queue_.clear();
+        if (job->task)
+            job->task->drop();
     planned_.clear();
-}
-
-void Bzip2Stream::decodeLoop()
-{
-    for (;;) {
-        std::shared_ptr<Job> job;
-        bool stale = false;
-        {
-            std::unique_lock lock(mutex_);
-            work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-            if (stop_)
-                return;
-            job = std::move(queue_.front());
-            queue_.pop_front();
-            stale = job->stale; // written under the lock by dropPlanned()
-        }
-        if (!stale) {
-            // An exception must not leave a decode thread (std::terminate): it is the block's error.
-            try {
-                job->result = bzip2::decodeBlock(job->input, job->bit % 8, job->length, job->level, bzip2::maxBlockOutput(job->level));
-            } catch (const std::bad_alloc &) {
-                job->result = {};
-                job->result.error = QStringLiteral("out of memory decoding the block");
-            }
-        }
-        {
-            std::lock_guard lock(mutex_);
-            job->done = true;
-            std::vector<uint8_t>().swap(job->input);
-        }
-        finished_.notify_all();
-    }
 }
 
 Result<bool> Bzip2Stream::nextOutput()
@@ -293,11 +262,13 @@ Result<bool> Bzip2Stream::nextBlock()
         if (planned_.empty())
             return false;
         std::shared_ptr<Job> job = planned_.front();
-        {
-            std::unique_lock lock(mutex_);
-            auto waited = waitUnlessStopped(finished_, lock, [&] { return job->done; });
-            if (!waited)
-                return std::move(waited).error();
+        if (job->task) {
+            if (auto waited = job->task->wait(); !waited) {
+                if (waited.error().kind == ErrorKind::Cancelled)
+                    return std::move(waited).error();
+                // Out of memory on the pool: this block's error, not a cut to try again.
+                return Error::format(where_, job->bit / 8, QStringLiteral("the bzip2 block starting here: %1").arg(waited.error().toString()));
+            }
         }
         if (job->error)
             return *job->error;

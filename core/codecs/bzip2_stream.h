@@ -2,8 +2,8 @@
 #pragma once
 // bzip2 decompression on every core (libbz2 itself is one block after another on one core):
 // the blocks of a stream are found by their magic (codecs/bzip2_blocks), cut out, and
-// decoded by libbz2 each as a stream of its own on a few threads, and their output comes back
-// in order. Each block's CRC is checked by libbz2, each stream's combined CRC here.
+// decoded by libbz2 each as a stream of its own on the process's decode pool (codecs/decode_pool),
+// and their output comes back in order. Each block's CRC is checked by libbz2, each stream's combined CRC here.
 //
 // A block's magic can also turn up inside another block's data (by chance about once in 2^48
 // bits, or on purpose). Then the block before it does not end where it was cut, so its decode
@@ -13,12 +13,10 @@
 // complete stream that is not another stream ends the data (bzip2 -d ignores it too).
 
 #include "byte_stream.h"
+#include "decode_pool.h"
 #include "io/byte_buffer.h"
 
-#include <condition_variable>
 #include <deque>
-#include <mutex>
-#include <thread>
 #include <vector>
 
 namespace asc {
@@ -36,7 +34,7 @@ public:
         uint32_t combined = 0;
     };
     struct Options {
-        unsigned threads = 0; // decoding threads; 0: one per core
+        unsigned threads = 0; // blocks decoded at once (on the shared pool); 0: the pool's threads
         size_t chunk = size_t(1) << 20; // compressed bytes per read of the upstream
         // For tests: bit offsets taken for block magics too, as a magic inside a block's data
         // would be.
@@ -55,7 +53,7 @@ public:
     struct Counts {
         uint64_t blocks = 0; // decoded and handed out
         uint64_t recuts = 0; // blocks cut again past a false magic
-        size_t threads = 0; // decoding threads started
+        size_t mostInFlight = 0; // most blocks on the pool at once
     };
     Counts counts() const { return counts_; }
 
@@ -78,7 +76,6 @@ private:
     void dropPlanned();
     Result<bool> nextOutput(); // false at the end; an error stays
     Result<bool> nextBlock();
-    void decodeLoop();
 
     StreamPtr upstream_;
     QString where_;
@@ -110,12 +107,7 @@ private:
     std::optional<Error> failed_;
     Counts counts_;
 
-    std::mutex mutex_;
-    std::condition_variable work_;
-    std::condition_variable finished_;
-    std::deque<std::shared_ptr<Job>> queue_;
-    std::vector<std::thread> threads_;
-    bool stop_ = false;
+    std::optional<DecodeBudget::Lease> nextLease_; // reserved for the next block planned
 };
 
 } // namespace asc

@@ -4,7 +4,6 @@
 #include "deflate_blocks.h"
 #include "io/cancel.h"
 
-#include <QThread>
 #include <isa-l/crc.h>
 #include <isa-l/igzip_lib.h>
 #include <zlib.h>
@@ -127,7 +126,7 @@ GzipPieces::Options GzipPieces::defaults()
     // in flight. Measured on 2 cores (bench/README.md) a listing took about 1.4 times the CPU and
     // finished no sooner than on 1; from 4 cores on the same work spreads over twice the cores.
     Options o;
-    const int cores = QThread::idealThreadCount();
+    const int cores = int(decodeThreads());
     o.threads = cores >= kMinCores ? unsigned(std::min(cores, kMaxThreads)) : 1;
     return o;
 }
@@ -150,9 +149,11 @@ GzipPieces::~GzipPieces()
         std::lock_guard lock(mutex_);
         stop_ = true;
     }
-    work_.notify_all();
-    for (auto &t : threads_)
-        t.join();
+    // Queued pieces never start; running ones end (they use this object).
+    for (auto &task : tasks_)
+        task->drop();
+    for (auto &task : tasks_)
+        task->join();
 }
 
 Error GzipPieces::fail(const QString &what) const
@@ -251,43 +252,40 @@ void GzipPieces::dispatch()
         job->number = next;
         job->here = regions_[size_t(next - firstRegion_)];
         job->next = regions_[size_t(next + 1 - firstRegion_)];
-        std::lock_guard lock(mutex_);
-        jobs_.push_back(job);
-        queue_.push_back(std::move(job));
-        if (threads_.size() < threadCount_) {
-            threads_.emplace_back([this] { work(); });
-            counts_.threads = threads_.size();
+        {
+            std::lock_guard lock(mutex_);
+            jobs_.push_back(job);
+            counts_.mostInFlight = std::max(counts_.mostInFlight, jobs_.size());
         }
-        work_.notify_one();
+        std::erase_if(tasks_, [](const DecodeHandle &t) { return t->state() == DecodeTask::State::Finished; });
+        tasks_.push_back(DecodePool::shared().submit([this, job]() -> Result<void> {
+            pieceTask(job);
+            return {};
+        }));
     }
 }
 
-void GzipPieces::work()
+void GzipPieces::pieceTask(const std::shared_ptr<Job> &job)
 {
-    for (;;) {
-        std::shared_ptr<Job> job;
-        bool stale = false;
-        {
-            std::unique_lock lock(mutex_);
-            work_.wait(lock, [&] { return stop_ || !queue_.empty(); });
-            if (stop_)
-                return;
-            job = std::move(queue_.front());
-            queue_.pop_front();
-            stale = job->stale; // written under the lock (dropped from the plan), read under it
-        }
-        if (!stale) {
-            // An exception must not leave a decode thread (std::terminate): it fails the piece,
-            // which is then inflated in order, or reported as the member's error.
-            try {
-                runJob(*job);
-            } catch (const std::bad_alloc &) {
-                job->ok = false;
-                job->why = QStringLiteral("out of memory");
-            }
-        }
-        finishJob(std::move(job));
+    bool stale = false;
+    {
+        std::lock_guard lock(mutex_);
+        if (stop_)
+            return; // the member is being dropped
+        stale = job->stale; // written under the lock (dropped from the plan), read under it
     }
+    if (!stale) {
+        // An allocation that fails fails the piece, which is then inflated in order, or
+        // reported as the member's error (not the pool's).
+        try {
+            runJob(*job);
+        } catch (const std::bad_alloc &) {
+            job->ok = false;
+            job->why = QStringLiteral("out of memory");
+        }
+    }
+    // A stale piece still passes on a window the piece after it waits for.
+    finishJob(job);
 }
 
 std::shared_ptr<GzipPieces::Job> GzipPieces::jobLocked(uint64_t number) const
@@ -707,8 +705,9 @@ Result<void> GzipPieces::finishMember(uint64_t endByte)
         for (auto &job : jobs_)
             job->stale = true;
         jobs_.clear();
-        queue_.clear();
     }
+    for (auto &task : tasks_)
+        task->drop(); // those not started: every piece is stale now
     sequential_.reset();
     auto ready = input_.ensure(8);
     if (!ready)
@@ -803,8 +802,9 @@ Result<void> GzipPieces::startTail()
         for (auto &job : jobs_)
             job->stale = true;
         jobs_.clear();
-        queue_.clear();
     }
+    for (auto &task : tasks_)
+        task->drop(); // those not started: every piece is stale now
     auto t = std::make_unique<Tail>();
     isal_inflate_init(t->state.get());
     t->state->crc_flag = ISAL_DEFLATE;

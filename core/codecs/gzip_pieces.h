@@ -8,7 +8,8 @@
 //   info) costs what one inflater costs. The first piece ends at the first block start in a
 //   region ISA-L has not been given yet, proven as below (if not, ISA-L starts again from the
 //   member's start and drops what was handed out);
-// - the compressed member is read in regions of a few MiB; a thread per core takes a region,
+// - the compressed member is read in regions of a few MiB; a task on the process's decode pool
+//   (codecs/decode_pool) per region, a few at once,
 //   finds the first dynamic block that starts in it and the first in the next region, and
 //   decodes the piece between the two: with markers for the unknown 32 KiB before it until the
 //   last 32 KiB decoded are known, then with ISA-L and those as its dictionary;
@@ -27,6 +28,7 @@
 // gzip -d makes, or an error. It costs CPU (finding blocks, markers, copies, memory in flight):
 // on 2 cores a listing is no faster, so it is on from 4 cores (defaults()).
 
+#include "decode_pool.h"
 #include "filter_input.h"
 
 #include <algorithm>
@@ -34,7 +36,6 @@
 #include <deque>
 #include <memory>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 struct z_stream_s;
@@ -47,7 +48,7 @@ QString isalErrorText(int rc);
 class GzipPieces {
 public:
     struct Options {
-        unsigned threads = 0; // 0: one per core
+        unsigned threads = 0; // pieces decoded at once (on the shared pool); 0: defaults()
         size_t region = size_t(4) << 20; // compressed bytes per piece
         // Output of a member inflated in order before the rest is cut: a reader that only looks at
         // the start (a format probe, info) costs no more than one inflater.
@@ -59,7 +60,7 @@ public:
         uint64_t resyncs = 0; // times the pieces took over again after zlib
         uint64_t redone = 0; // pieces inflated again by ISA-L once the window was known
         uint64_t tails = 0; // member ends inflated in order by ISA-L
-        size_t threads = 0;
+        size_t mostInFlight = 0; // most pieces on the pool at once
         Counts &operator+=(const Counts &o)
         {
             pieces += o.pieces;
@@ -67,7 +68,7 @@ public:
             resyncs += o.resyncs;
             redone += o.redone;
             tails += o.tails;
-            threads = std::max(threads, o.threads);
+            mostInFlight = std::max(mostInFlight, o.mostInFlight);
             return *this;
         }
     };
@@ -80,7 +81,7 @@ public:
     Result<size_t> read(std::span<char> out);
     Counts counts() const { return counts_; }
 
-    // A thread per core on machines with at least kMinCores cores; one thread (no cutting) below.
+    // A piece per core at once on machines with at least kMinCores cores; one (no cutting) below.
     static Options defaults();
     static constexpr int kMinCores = 4;
     // Each thread has a piece of up to 64 MiB in flight: more would crowd the worker's 2 GiB of
@@ -113,7 +114,7 @@ private:
     Result<bool> readRegion();
     size_t regionAt(uint64_t byte) const; // index into regions_ of the region holding `byte`
     void dispatch();
-    void work();
+    void pieceTask(const std::shared_ptr<Job> &job); // on the pool
     void runJob(Job &job);
     // ISA-L from `from` (a block boundary) to `end`, where a block must end; an error text if not.
     QString inflatePiece(const Region &here, const Region &next, uint64_t from, uint64_t end,
@@ -168,9 +169,8 @@ private:
     mutable std::mutex mutex_;
     std::condition_variable work_;
     std::condition_variable finished_;
-    std::deque<std::shared_ptr<Job>> jobs_; // dispatched, by region number; the queue is those not started
-    std::deque<std::shared_ptr<Job>> queue_;
-    std::vector<std::thread> threads_;
+    std::deque<std::shared_ptr<Job>> jobs_; // dispatched, by region number
+    std::vector<DecodeHandle> tasks_; // not yet ended: they use this object (the destructor waits)
     bool stop_ = false;
     std::vector<Buffer> spare_; // under the mutex, as the two below
     struct RegionPool {

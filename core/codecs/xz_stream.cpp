@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "xz_stream.h"
 
+#include "decode_pool.h"
+
 #include "io/cancel.h"
 
 #include <QThread>
@@ -22,7 +24,7 @@ XzStream::XzStream(StreamPtr upstream, QString where, unsigned threads, size_t c
     mt.flags = LZMA_CONCATENATED | LZMA_TELL_UNSUPPORTED_CHECK;
     // Qt counts the CPUs this process may run on (sched_getaffinity): no file to read, so it works
     // in a worker that may not open any.
-    mt.threads = threads ? threads : unsigned(std::max(1, QThread::idealThreadCount()));
+    mt.threads = threads ? threads : decodeThreads(); // liblzma's own threads, counted by our one policy
     mt.timeout = 0;
     // Above this, fewer threads; above the stop limit, an error (a hostile header asking for
     // gigabytes of dictionary).

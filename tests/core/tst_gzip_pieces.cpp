@@ -142,7 +142,7 @@ private Q_SLOTS:
             // files, zeros: no dynamic block starts in them) went through zlib, in order.
             const uint64_t regions = uint64_t(packed.size()) / region;
             QVERIFY2(counts.pieces >= regions / 5, qPrintable(QStringLiteral("%1 pieces of %2 regions").arg(counts.pieces).arg(regions)));
-            QCOMPARE(counts.threads, size_t(2));
+            QVERIFY2(counts.mostInFlight >= 2, qPrintable(QString::number(counts.mostInFlight)));
         }
         // One thread: the member is not cut.
         GzipPieces::Counts one;
@@ -186,7 +186,7 @@ private Q_SLOTS:
         std::vector<char> start(65536);
         QVERIFY(stream.read(start));
         QVERIFY(std::memcmp(start.data(), text.constData(), start.size()) == 0);
-        QCOMPARE(stream.pieceCounts().threads, size_t(0));
+        QCOMPARE(stream.pieceCounts().mostInFlight, size_t(0));
     }
 
     // BGZF (bgzip): members of at most 64 KiB, marked by a "BC" extra subfield, are not cut.
@@ -212,7 +212,7 @@ private Q_SLOTS:
         QVERIFY2(out, qPrintable(out ? QString() : out.error().toString()));
         QVERIFY(*out == text);
         QCOMPARE(counts.tails, uint64_t(0)); // ISA-L took each member as it came
-        QCOMPARE(counts.threads, size_t(0));
+        QCOMPARE(counts.mostInFlight, size_t(0));
     }
 
     // A member ends inside a piece, in its marker part or in ISA-L's, wherever the cut falls.

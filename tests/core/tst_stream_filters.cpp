@@ -223,7 +223,7 @@ private Q_SLOTS:
         const qsizetype blocks = verbose.err.count("huff+mtf");
         QVERIFY2(blocks >= 30, verbose.err.constData());
         QCOMPARE(counts.blocks, uint64_t(blocks));
-        QCOMPARE(counts.threads, size_t(2));
+        QVERIFY2(counts.mostInFlight >= 2, qPrintable(QString::number(counts.mostInFlight)));
         QCOMPARE(counts.recuts, uint64_t(0));
     }
 

@@ -2,6 +2,7 @@
 #include "decoder_strategies.h"
 
 #include "io/counting_source.h"
+#include "codecs/decode_pool.h"
 #include "codecs/bzip2_stream.h"
 #include "codecs/filter_chain.h"
 #include "codecs/gzip_stream.h"
@@ -325,7 +326,7 @@ std::vector<StrategyPtr> makeDecoderStrategies()
                                          Compression::Gzip,
                                          [](StreamPtr in, const QString &where, size_t n) {
                                              GzipPieces::Options pieces;
-                                             pieces.threads = unsigned(std::max(2, QThread::idealThreadCount()));
+                                             pieces.threads = decodeThreads();
                                              return std::make_unique<GzipStream>(std::move(in), where, n, pieces);
                                          }),
         std::make_shared<LibdeflateStrategy>(),

@@ -2,15 +2,14 @@
 #include "io/trace.h"
 #include "qcow2_image.h"
 
+#include "codecs/decode_pool.h"
 #include "formats/image/sibling_file.h"
 
 #include "io/file_source.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
-#include "io/tsan_handoff.h"
 
-#include <QThreadPool>
 #include <cstring>
 #include <future>
 #include <libdeflate.h>
@@ -33,17 +32,6 @@ uint64_t be64(const char *p)
     uint64_t v;
     std::memcpy(&v, p, 8);
     return __builtin_bswap64(v);
-}
-
-// Decompression threads shared by every image: prefetch work for sequential reads.
-QThreadPool &decompressionPool()
-{
-    static QThreadPool *pool = [] {
-        auto *p = new QThreadPool;
-        p->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
-        return p;
-    }();
-    return *pool;
 }
 
 struct Inflater {
@@ -392,8 +380,9 @@ Result<std::shared_ptr<const QByteArray>> Qcow2Image::cluster(uint64_t index, ui
 
 void Qcow2Image::prefetchAfter(uint64_t clusterIndex) const
 {
-    // Keep about two clusters per decompression thread in work ahead of a sequential reader.
-    const uint64_t window = uint64_t(decompressionPool().maxThreadCount()) * 2;
+    // Keep about two clusters per decoding thread in work ahead of a sequential reader, on the
+    // process's decode pool (codecs/decode_pool), shared with every other decoder.
+    const uint64_t window = uint64_t(DecodePool::shared().threads()) * 2;
     uint64_t from;
     {
         std::lock_guard lock(clusterCache_->mutex);
@@ -408,19 +397,17 @@ void Qcow2Image::prefetchAfter(uint64_t clusterIndex) const
     }
     const uint64_t lastCluster = size_ ? (size_ - 1) >> header_.clusterBits : 0;
     std::weak_ptr<const Qcow2Image> weak = weak_from_this();
-    static const char poolKey = 0;
     for (uint64_t c = from; c <= clusterIndex + window && c <= lastCluster; ++c) {
-        std::function<void()> task = [weak, c] {
-            takeOver(&poolKey);
+        // Work ahead only: what it finds (an error too) is found again by the read that needs it.
+        (void)DecodePool::shared().submit([weak, c]() -> Result<void> {
             auto self = weak.lock();
             if (!self)
-                return;
+                return {};
             auto granule = self->granuleAt(c << self->header_.clusterBits);
             if (granule && granule->kind == Kind::Compressed)
                 (void)self->cluster(c, granule->descriptor);
-        };
-        handOff(&poolKey); // after the task is made: its captures are part of what is handed over
-        decompressionPool().start(std::move(task));
+            return {};
+        });
     }
 }
 
