@@ -154,8 +154,9 @@ DecodeBudget &DecodeBudget::shared()
 {
     // A quarter of the worker's 2 GiB of address space (sandbox/lockdown): decoders' output in
     // flight, beside the libraries, the listing and the reader's own buffers.
-    static DecodeBudget budget(uint64_t(512) << 20);
-    return budget;
+    // Never destroyed, as the pool: a task still running at exit may give its lease back.
+    static DecodeBudget *budget = new DecodeBudget(uint64_t(512) << 20);
+    return *budget;
 }
 
 std::optional<DecodeBudget::Lease> DecodeBudget::reserve(uint64_t bytes, bool first)
