@@ -27,7 +27,10 @@ unsigned decodeThreads();
 
 class DecodeTask {
 public:
-    enum class State { Queued, Running, Finished, Dropped };
+    enum class State { Queued,
+                       Running,
+                       Finished,
+                       Dropped };
 
     // Takes it off the queue if it has not started: it never runs (wait() says so). A task
     // already running runs to its end.

@@ -24,55 +24,28 @@ constexpr size_t kMaxPieceBytes = size_t(64) << 20;
 // this many symbols (long runs copied again and again) is inflated by ISA-L once the piece
 // before it is out.
 constexpr size_t kMaxMarkerSymbols = size_t(1) << 20;
-const QString kFinalBlockFirst = QStringLiteral("a final block ends before the next piece starts");
 // How many regions the first piece may span looking for a block start to end at.
 constexpr uint64_t kHeadSearch = 16;
 constexpr size_t kSequentialOutput = size_t(1) << 20;
 
-constexpr size_t kStoredReach = 65535 + 4; // a stored block's LEN, NLEN and data
-
 } // namespace
-
-struct GzipPieces::Region {
-    uint64_t number = 0;
-    uint64_t offset = 0; // in the upstream
-    std::vector<uint8_t> bytes;
-    std::vector<uint8_t> before; // the kStoredReach bytes before it, where there are
-    uint64_t end() const { return offset + bytes.size(); }
-    // Where the first block a piece can start at is, in upstream bits: looked for once, by the
-    // piece that starts there or the one that ends there, whichever asks first.
-    std::optional<uint64_t> pieceStart() const
-    {
-        std::call_once(looked, [this] {
-            if (auto bit = deflate::findBlock(before, bytes, 0, UINT64_MAX))
-                start = offset * 8 + *bit;
-        });
-        return start;
-    }
-    mutable std::once_flag looked;
-    mutable std::optional<uint64_t> start;
-};
 
 struct GzipPieces::Job {
     uint64_t number = 0; // the region's
-    std::shared_ptr<const Region> here;
-    std::shared_ptr<const Region> next;
-    // Published by the thread, under the mutex.
-    bool startKnown = false;
-    std::optional<uint64_t> start; // in upstream bits
-    bool done = false;
-    bool stale = false;
-    // Results, valid once done.
-    bool ok = false;
+    RegionPtr here;
+    RegionPtr next;
+    // Where it is, published by the thread under the mutex.
+    Stage stage = Stage::Queued;
+    std::optional<uint64_t> start; // in upstream bits, once stage is past Queued
+    bool stale = false; // dropped from the plan (under the mutex)
+    // Results, valid once Done.
+    Outcome outcome = Outcome::Failed;
     uint64_t end = 0;
     std::vector<uint16_t> symbols; // decoded with markers, from the start
-    Buffer bytes; // inflated after the symbols
+    PieceBuffer bytes; // inflated after the symbols
     uint32_t bytesCrc = 0;
-    QString why; // when not ok
-    bool markerFailed = false; // failed before ISA-L's part: ISA-L can do it with the window
-    bool memberEnds = false; // failed on the member's final block
-    bool waitingForWindow = false; // for the piece before to finish
-    bool redoTried = false;
+    QString why; // what went wrong, for messages only
+    bool redoTried = false; // inflated again with the window of the piece before
     std::vector<uint8_t> usedWindow; // the window ISA-L was given, when taken from the piece before
     std::vector<uint8_t> lastWindow; // the last 32 KiB of the output, when it has that many bytes
 };
@@ -81,7 +54,7 @@ struct GzipPieces::Sequential {
     z_stream z{};
     bool open = false;
     uint64_t fedEnd = 0; // upstream offset just after the bytes handed to zlib
-    Buffer out;
+    PieceBuffer out;
     ~Sequential()
     {
         if (open)
@@ -92,7 +65,7 @@ struct GzipPieces::Sequential {
 struct GzipPieces::Tail {
     std::unique_ptr<inflate_state> state = std::make_unique<inflate_state>();
     uint64_t fedEnd = 0; // upstream offset just after the bytes handed to ISA-L
-    Buffer out;
+    PieceBuffer out;
     uint64_t skip = 0; // output already handed out (a restart after the first piece failed)
     bool head = false; // the member's start: its regions stay until it is proven or restarted
     bool armable = true; // a head not yet given its end
@@ -137,6 +110,8 @@ GzipPieces::GzipPieces(FilterInput &input, QString where, uint64_t memberStart, 
       memberStart_(memberStart),
       options_(options),
       threadCount_(std::min<unsigned>(options.threads ? options.threads : defaults().threads, kMaxThreads)),
+      regions_(input, std::max<size_t>(options.region, 4096), threadCount_ + 4),
+      buffers_(threadCount_ + 2, 8 * std::max<size_t>(options.region, 4096), kMaxPieceBytes),
       provenBit_(input.offset() * 8),
       memberStartBit_(provenBit_)
 {
@@ -161,56 +136,6 @@ Error GzipPieces::fail(const QString &what) const
     return Error::format(where_, memberStart_, QStringLiteral("the gzip member starting here: %1").arg(what));
 }
 
-Result<bool> GzipPieces::readRegion()
-{
-    if (upstreamEnded_)
-        return false;
-    // A region's bytes go back to the pool when its last user lets go (a piece may outlive its
-    // place in regions_): fresh pages for every region cost more than reading into them.
-    std::shared_ptr<Region> region(new Region, [pool = regionPool_, cap = threadCount_ + 4](Region *r) {
-        {
-            std::lock_guard lock(pool->mutex);
-            if (pool->spare.size() < cap)
-                pool->spare.push_back(std::move(r->bytes));
-        }
-        delete r;
-    });
-    {
-        std::lock_guard lock(regionPool_->mutex);
-        if (!regionPool_->spare.empty()) {
-            region->bytes = std::move(regionPool_->spare.back());
-            regionPool_->spare.pop_back();
-        }
-    }
-    region->offset = input_.offset();
-    region->bytes.resize(options_.region);
-    auto got = input_.take(region->bytes);
-    if (!got)
-        return std::move(got).error();
-    const size_t n = *got;
-    if (n == 0) {
-        upstreamEnded_ = true;
-        return false;
-    }
-    region->bytes.resize(n);
-    region->number = firstRegion_ + regions_.size();
-    region->before = lastBytes_;
-    const size_t keep = std::min(n, kStoredReach);
-    lastBytes_.insert(lastBytes_.end(), region->bytes.end() - std::ptrdiff_t(keep), region->bytes.end());
-    if (lastBytes_.size() > kStoredReach)
-        lastBytes_.erase(lastBytes_.begin(), lastBytes_.end() - std::ptrdiff_t(kStoredReach));
-    regions_.push_back(std::move(region));
-    return true;
-}
-
-size_t GzipPieces::regionAt(uint64_t byte) const
-{
-    for (size_t i = 0; i < regions_.size(); ++i)
-        if (byte >= regions_[i]->offset && byte < regions_[i]->end())
-            return i;
-    return regions_.size();
-}
-
 std::shared_ptr<GzipPieces::Job> GzipPieces::jobFor(uint64_t region)
 {
     for (auto &job : jobs_)
@@ -223,12 +148,9 @@ void GzipPieces::dispatch()
 {
     // Regions behind the output are not needed again (zlib may still be reading the one it is in).
     const uint64_t keep = sequential_ ? sequential_->fedEnd - sequential_->z.avail_in : provenBit_ / 8;
-    while (!regions_.empty() && regions_.front()->end() <= keep) {
-        regions_.pop_front();
-        ++firstRegion_;
-    }
+    regions_.dropBehind(keep);
     // Nor are pieces behind it.
-    uint64_t from = sequential_ ? firstRegion_ : piece_;
+    uint64_t from = sequential_ ? regions_.first() : piece_;
     if (tail_ && tail_->stopBit)
         from = std::max(from, tail_->stopRegion); // the first piece is being inflated here
     {
@@ -241,17 +163,13 @@ void GzipPieces::dispatch()
     uint64_t next = jobs_.empty() ? from : jobs_.back()->number + 1;
     const uint64_t horizon = from + threadCount_ + 1;
     for (; next < horizon; ++next) {
-        while (firstRegion_ + regions_.size() <= next + 1) {
-            auto more = readRegion();
-            if (!more || !*more)
-                break; // an error shows where the bytes are needed
-        }
-        if (next < firstRegion_ || firstRegion_ + regions_.size() <= next + 1)
-            break;
+        (void)regions_.readThrough(next + 1); // an error shows where the bytes are needed
         auto job = std::make_shared<Job>();
         job->number = next;
-        job->here = regions_[size_t(next - firstRegion_)];
-        job->next = regions_[size_t(next + 1 - firstRegion_)];
+        job->here = regions_.number(next);
+        job->next = regions_.number(next + 1);
+        if (!job->here || !job->next)
+            break;
         {
             std::lock_guard lock(mutex_);
             jobs_.push_back(job);
@@ -280,7 +198,7 @@ void GzipPieces::pieceTask(const std::shared_ptr<Job> &job)
         try {
             runJob(*job);
         } catch (const std::bad_alloc &) {
-            job->ok = false;
+            job->outcome = Outcome::Failed;
             job->why = QStringLiteral("out of memory");
         }
     }
@@ -305,35 +223,35 @@ void GzipPieces::finishJob(std::shared_ptr<Job> job)
         std::vector<uint8_t> window;
         {
             std::lock_guard lock(mutex_);
-            if (job->ok && job->bytes.size >= deflate::kWindow)
+            if (job->outcome == Outcome::Decoded && job->bytes.size >= deflate::kWindow)
                 job->lastWindow.assign(job->bytes.data.get() + job->bytes.size - deflate::kWindow, job->bytes.data.get() + job->bytes.size);
-            if (job->markerFailed && job->end && job->start && !job->redoTried) {
+            if (job->outcome == Outcome::NoWindow && job->end && job->start && !job->redoTried) {
                 auto before = jobLocked(job->number - 1);
-                if (before && before->done && before->ok && !before->lastWindow.empty()) {
+                if (before && before->stage == Stage::Done && before->outcome == Outcome::Decoded && !before->lastWindow.empty()) {
                     redo = job;
                     window = before->lastWindow;
-                } else if (before && !before->done && !before->stale) {
-                    job->waitingForWindow = true; // the piece before picks it up when done
+                } else if (before && before->stage != Stage::Done && !before->stale) {
+                    job->stage = Stage::WaitingForWindow; // the piece before picks it up when done
                     return;
                 }
             }
             if (!redo) {
-                job->startKnown = job->done = true;
+                job->stage = Stage::Done;
                 auto after = jobLocked(job->number + 1);
-                if (after && after->waitingForWindow) {
-                    after->waitingForWindow = false;
-                    if (job->ok && !job->lastWindow.empty()) {
+                if (after && after->stage == Stage::WaitingForWindow) {
+                    if (job->outcome == Outcome::Decoded && !job->lastWindow.empty()) {
+                        after->stage = Stage::StartKnown; // being redone
                         redo = after;
                         window = job->lastWindow;
                     } else {
-                        after->startKnown = after->done = true;
+                        after->stage = Stage::Done;
                     }
                 }
             }
             if (redo) {
                 redo->redoTried = true;
                 if (redo->stale) {
-                    redo->startKnown = redo->done = true;
+                    redo->stage = Stage::Done;
                     redo.reset();
                 }
             }
@@ -342,10 +260,8 @@ void GzipPieces::finishJob(std::shared_ptr<Job> job)
         if (!redo)
             return;
         redo->symbols.clear();
-        redo->markerFailed = false;
-        redo->why = inflatePiece(*redo->here, *redo->next, *redo->start, redo->end, window, redo->bytes);
-        redo->ok = redo->why.isEmpty();
-        if (redo->ok) {
+        redo->outcome = inflatePiece(*redo->here, *redo->next, *redo->start, redo->end, window, redo->bytes, redo->why);
+        if (redo->outcome == Outcome::Decoded) {
             redo->bytesCrc = crc32_gzip_refl(0, redo->bytes.data.get(), redo->bytes.size);
             redo->usedWindow = std::move(window);
         }
@@ -353,9 +269,13 @@ void GzipPieces::finishJob(std::shared_ptr<Job> job)
     }
 }
 
-QString GzipPieces::inflatePiece(const Region &here, const Region &next, uint64_t inflateFrom, uint64_t end,
-                                 const std::vector<uint8_t> &dictionary, Buffer &out)
+GzipPieces::Outcome GzipPieces::inflatePiece(const GzipRegion &here, const GzipRegion &next, uint64_t inflateFrom, uint64_t end,
+                                             const std::vector<uint8_t> &dictionary, PieceBuffer &out, QString &why)
 {
+    auto failed = [&why](Outcome outcome, QString text) {
+        why = std::move(text);
+        return outcome;
+    };
     // ISA-L from inflateFrom (the bits before it in that byte go in its bit buffer) to the byte
     // holding the end, then that byte cut there with a final block after it: straight from the
     // regions' bytes.
@@ -363,24 +283,24 @@ QString GzipPieces::inflatePiece(const Region &here, const Region &next, uint64_
     auto byteAt = [&](uint64_t b) { return b < here.end() ? here.bytes[size_t(b - here.offset)] : next.bytes[size_t(b - next.offset)]; };
     const uint64_t bulkFrom = inflateFrom / 8 + (inflateFrom % 8 ? 1 : 0);
     if (bulkFrom > endByte || endByte >= next.end())
-        return QStringLiteral("a piece shorter than a byte");
+        return failed(Outcome::Failed, QStringLiteral("a piece shorter than a byte"));
     const std::vector<uint8_t> tail = deflate::finalBlockAt(byteAt(endByte), unsigned(end % 8));
     auto state = std::make_unique<inflate_state>();
     isal_inflate_init(state.get());
     state->crc_flag = ISAL_DEFLATE;
     if (!dictionary.empty() && isal_inflate_set_dict(state.get(), const_cast<uint8_t *>(dictionary.data()), uint32_t(dictionary.size())) != COMP_OK)
-        return QStringLiteral("ISA-L refused the dictionary");
+        return failed(Outcome::Failed, QStringLiteral("ISA-L refused the dictionary"));
     if (inflateFrom % 8) {
         state->read_in = byteAt(inflateFrom / 8) >> (inflateFrom % 8);
         state->read_in_length = int32_t(8 - inflateFrom % 8);
     }
-    auto range = [](const Region &r, uint64_t from, uint64_t to) {
+    auto range = [](const GzipRegion &r, uint64_t from, uint64_t to) {
         from = std::clamp(from, r.offset, r.end());
         to = std::clamp(to, r.offset, r.end());
         return std::span(r.bytes).subspan(size_t(from - r.offset), size_t(to - from));
     };
     const std::span<const uint8_t> parts[] = {range(here, bulkFrom, endByte), range(next, bulkFrom, endByte), tail};
-    out = takeBuffer(std::min(kMaxPieceBytes, size_t(endByte - bulkFrom) * 4 + 65536));
+    out = buffers_.take(std::min(kMaxPieceBytes, size_t(endByte - bulkFrom) * 4 + 65536));
     for (int part = 0; part < 3; ++part) {
         state->next_in = const_cast<uint8_t *>(parts[part].data());
         state->avail_in = uint32_t(parts[part].size());
@@ -389,15 +309,15 @@ QString GzipPieces::inflatePiece(const Region &here, const Region &next, uint64_
             state->avail_out = uint32_t(out.capacity - state->total_out);
             const int rc = isal_inflate(state.get());
             if (rc < 0)
-                return QStringLiteral("ISA-L: %1").arg(isalErrorText(rc));
+                return failed(Outcome::Failed, QStringLiteral("ISA-L: %1").arg(isalErrorText(rc)));
             if (state->block_state == ISAL_BLOCK_FINISH) {
                 if (part != 2 || state->avail_in != 0 || state->read_in_length != 0)
-                    return kFinalBlockFirst;
+                    return failed(Outcome::MemberEnds, QStringLiteral("a final block ends before the next piece starts"));
                 break;
             }
             if (state->avail_out == 0) {
                 if (out.capacity >= kMaxPieceBytes)
-                    return QStringLiteral("it decodes to more than %1 bytes").arg(kMaxPieceBytes);
+                    return failed(Outcome::Failed, QStringLiteral("it decodes to more than %1 bytes").arg(kMaxPieceBytes));
                 out.grow(std::min(kMaxPieceBytes, out.capacity * 2), state->total_out);
                 continue;
             }
@@ -406,30 +326,32 @@ QString GzipPieces::inflatePiece(const Region &here, const Region &next, uint64_
         }
     }
     if (state->block_state != ISAL_BLOCK_FINISH)
-        return QStringLiteral("no block ends where the next piece starts");
+        return failed(Outcome::Failed, QStringLiteral("no block ends where the next piece starts"));
     out.size = state->total_out;
-    return {};
+    return Outcome::Decoded;
 }
 
 void GzipPieces::runJob(Job &job)
 {
-    const Region &here = *job.here;
-    const Region &next = *job.next;
+    const GzipRegion &here = *job.here;
+    const GzipRegion &next = *job.next;
     // The member's own start is inflated in order (startHead), so every piece starts at a block found.
     const auto s = here.pieceStart();
     {
         std::lock_guard lock(mutex_);
         job.start = s;
-        job.startKnown = true;
+        job.stage = Stage::StartKnown;
     }
     finished_.notify_all();
     if (!s) {
+        job.outcome = Outcome::Failed;
         job.why = QStringLiteral("no block found in its region");
         return;
     }
     const uint64_t start = *s;
     const auto e = next.pieceStart();
     if (!e) {
+        job.outcome = Outcome::Failed;
         job.why = QStringLiteral("no block found in the next region");
         return;
     }
@@ -444,7 +366,7 @@ void GzipPieces::runJob(Job &job)
     limits.stopBit = job.end - firstByte * 8;
     limits.stopWhenClean = true;
     limits.maxSymbols = kMaxMarkerSymbols;
-    deflate::Decoded d = deflate::decode(view, start - firstByte * 8, limits, takeSymbols());
+    deflate::Decoded d = deflate::decode(view, start - firstByte * 8, limits, buffers_.takeSymbols());
     if (d.stop == deflate::Stop::Failed && d.ranOut) {
         // Perhaps only out of input: again with the next region's bytes after it.
         joined.assign(view.begin(), view.end());
@@ -454,17 +376,17 @@ void GzipPieces::runJob(Job &job)
     }
     if (d.stop == deflate::Stop::FinalBlock) {
         job.why = QStringLiteral("the member ends inside it");
-        job.memberEnds = true;
+        job.outcome = Outcome::MemberEnds;
         return;
     }
     if (d.stop == deflate::Stop::Failed) {
         job.why = d.error;
-        job.markerFailed = true;
+        job.outcome = Outcome::NoWindow;
         return;
     }
     job.symbols = std::move(d.symbols);
     if (d.stop == deflate::Stop::AtStopBit) {
-        job.ok = true;
+        job.outcome = Outcome::Decoded;
         return;
     }
     const uint64_t inflateFrom = firstByte * 8 + d.endBit; // in upstream bits
@@ -473,91 +395,21 @@ void GzipPieces::runJob(Job &job)
     for (size_t i = 0; i < deflate::kWindow; ++i)
         dictionary[i] = uint8_t(last[i]);
 
-    job.why = inflatePiece(here, next, inflateFrom, job.end, dictionary, job.bytes);
-    job.memberEnds = job.why == kFinalBlockFirst;
-    if (!job.why.isEmpty())
-        return;
-    job.bytesCrc = crc32_gzip_refl(0, job.bytes.data.get(), job.bytes.size);
-    job.ok = true;
+    job.outcome = inflatePiece(here, next, inflateFrom, job.end, dictionary, job.bytes, job.why);
+    if (job.outcome == Outcome::Decoded)
+        job.bytesCrc = crc32_gzip_refl(0, job.bytes.data.get(), job.bytes.size);
 }
 
 Result<void> GzipPieces::wait(Job &job)
 {
     std::unique_lock lock(mutex_);
-    return waitUnlessStopped(finished_, lock, [&] { return job.done; });
+    return waitUnlessStopped(finished_, lock, [&] { return job.stage == Stage::Done; });
 }
 
-void GzipPieces::Buffer::Unmap::operator()(uint8_t *p) const
-{
-    munmap(p, bytes);
-}
-
-void GzipPieces::Buffer::grow(size_t to, size_t keep)
-{
-    // Address space only: pages come as they are written and stay with the buffer for its next
-    // use. (2 MiB pages fault less but stall in compaction: sys time varied 0.1-0.4 s.)
-    void *p = mmap(nullptr, to, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED)
-        throw std::bad_alloc();
-    std::unique_ptr<uint8_t[], Unmap> bigger(static_cast<uint8_t *>(p), Unmap{to});
-    if (keep)
-        std::memcpy(bigger.get(), data.get(), keep);
-    data = std::move(bigger);
-    capacity = to;
-}
-
-GzipPieces::Buffer GzipPieces::takeBuffer(size_t capacity)
-{
-    Buffer b;
-    {
-        // The smallest spare that is big enough, else the biggest (grown).
-        std::lock_guard lock(mutex_);
-        size_t best = spare_.size();
-        for (size_t i = 0; i < spare_.size(); ++i) {
-            const bool fits = spare_[i].capacity >= capacity;
-            if (best == spare_.size() || (fits && (spare_[best].capacity < capacity || spare_[i].capacity < spare_[best].capacity)) || (!fits && spare_[best].capacity < capacity && spare_[i].capacity > spare_[best].capacity))
-                best = i;
-        }
-        if (best < spare_.size()) {
-            b = std::move(spare_[best]);
-            spare_.erase(spare_.begin() + std::ptrdiff_t(best));
-        }
-    }
-    if (b.capacity < capacity) // room for a piece at 8:1, so that it is seldom grown
-        b.grow(std::min(kMaxPieceBytes, std::max(capacity, 8 * options_.region)), 0);
-    b.size = 0;
-    return b;
-}
-
-void GzipPieces::recycle(Buffer buffer)
-{
-    std::lock_guard lock(mutex_);
-    if (spare_.size() < threadCount_ + 2)
-        spare_.push_back(std::move(buffer));
-}
-
-std::vector<uint16_t> GzipPieces::takeSymbols()
-{
-    std::lock_guard lock(mutex_);
-    if (spareSymbols_.empty())
-        return {};
-    auto v = std::move(spareSymbols_.back());
-    spareSymbols_.pop_back();
-    return v;
-}
-
-void GzipPieces::recycleSymbols(std::vector<uint16_t> symbols)
-{
-    symbols.resize(symbols.capacity());
-    std::lock_guard lock(mutex_);
-    if (spareSymbols_.size() < threadCount_ + 2)
-        spareSymbols_.push_back(std::move(symbols));
-}
-
-void GzipPieces::deliver(Buffer bytes, uint32_t crc)
+void GzipPieces::deliver(PieceBuffer bytes, uint32_t crc)
 {
     if (bytes.size == 0)
-        return recycle(std::move(bytes));
+        return buffers_.give(std::move(bytes));
     crc_ = uint32_t(crc32_combine(crc_, crc, z_off_t(bytes.size)));
     size_ += bytes.size;
     const uint8_t *end = bytes.data.get() + bytes.size;
@@ -577,11 +429,11 @@ Result<bool> GzipPieces::fromPiece(Job &job)
         return false; // the piece before it was not the member's after all
     if (!job.usedWindow.empty())
         ++counts_.redone;
-    Buffer head = takeBuffer(job.symbols.size());
+    PieceBuffer head = buffers_.take(job.symbols.size());
     head.size = job.symbols.size();
     if (!deflate::resolve(job.symbols, window_, head.data.get()))
         return Error::format(where_, job.start.value_or(0) / 8, QStringLiteral("the gzip member's block starting here: a back-reference before the member's start"));
-    recycleSymbols(std::move(job.symbols));
+    buffers_.giveSymbols(std::move(job.symbols));
     const uint32_t headCrc = crc32_gzip_refl(0, head.data.get(), head.size);
     deliver(std::move(head), headCrc);
     deliver(std::move(job.bytes), job.bytesCrc);
@@ -603,17 +455,16 @@ Result<void> GzipPieces::startSequential()
     uint64_t byte = provenBit_ / 8;
     const unsigned shift = unsigned(provenBit_ % 8);
     if (shift) {
-        const size_t at = regionAt(byte);
-        if (at == regions_.size())
+        const GzipRegion *r = regions_.holding(byte);
+        if (!r)
             return fail(QStringLiteral("internal: the bytes of the last proven block are gone"));
-        const uint8_t b = regions_[at]->bytes[size_t(byte - regions_[at]->offset)];
-        inflatePrime(&s->z, int(8 - shift), b >> shift);
+        inflatePrime(&s->z, int(8 - shift), r->at(byte) >> shift);
         ++byte;
     }
     if (!window_.empty())
         inflateSetDictionary(&s->z, window_.data(), uInt(window_.size()));
     s->fedEnd = byte;
-    s->out = takeBuffer(kSequentialOutput);
+    s->out = buffers_.take(kSequentialOutput);
     sequential_ = std::move(s);
     return {};
 }
@@ -630,7 +481,7 @@ Result<void> GzipPieces::stepSequential()
         s.out.size = s.out.capacity - z.avail_out;
         const uint32_t crc = crc32_gzip_refl(0, s.out.data.get(), s.out.size);
         deliver(std::move(s.out), crc);
-        s.out = takeBuffer(kSequentialOutput);
+        s.out = buffers_.take(kSequentialOutput);
         z.next_out = s.out.data.get();
         z.avail_out = uInt(s.out.capacity);
     };
@@ -658,15 +509,15 @@ Result<void> GzipPieces::stepSequential()
         // A block ended: does a piece start right here?
         ++counts_.sequentialBlocks;
         const uint64_t bit = (s.fedEnd - z.avail_in) * 8 - uint64_t(z.data_type & 7);
-        const size_t at = regionAt(bit / 8);
-        if (at == regions_.size())
+        const GzipRegion *r = regions_.holding(bit / 8);
+        if (!r)
             continue;
-        std::shared_ptr<Job> job = jobFor(regions_[at]->number);
+        std::shared_ptr<Job> job = jobFor(r->number);
         if (!job)
             continue;
         {
             std::unique_lock lock(mutex_);
-            auto known = waitUnlessStopped(finished_, lock, [&] { return job->startKnown; });
+            auto known = waitUnlessStopped(finished_, lock, [&] { return job->stage != Stage::Queued; });
             if (!known)
                 return known;
             if (!job->start || *job->start != bit)
@@ -675,7 +526,7 @@ Result<void> GzipPieces::stepSequential()
         auto waited = wait(*job);
         if (!waited)
             return waited;
-        if (!job->ok)
+        if (job->outcome != Outcome::Decoded)
             continue;
         handOut();
         sequential_.reset();
@@ -691,15 +542,7 @@ Result<void> GzipPieces::stepSequential()
 Result<void> GzipPieces::finishMember(uint64_t endByte)
 {
     // The bytes after the deflate data go back to the input: the trailer, then what follows.
-    std::vector<uint8_t> after;
-    for (const auto &r : regions_) {
-        if (r->end() <= endByte)
-            continue;
-        const uint64_t from = std::max(endByte, r->offset);
-        after.insert(after.end(), r->bytes.begin() + std::ptrdiff_t(from - r->offset), r->bytes.end());
-    }
-    input_.putBack(after);
-    regions_.clear();
+    input_.putBack(regions_.takeFrom(endByte));
     {
         std::lock_guard lock(mutex_);
         for (auto &job : jobs_)
@@ -726,16 +569,16 @@ Result<void> GzipPieces::finishMember(uint64_t endByte)
 
 Result<void> GzipPieces::feed(uint64_t &fedEnd, const uint8_t *&next, uint32_t &available)
 {
-    size_t at = regionAt(fedEnd);
-    while (at == regions_.size()) {
-        auto more = readRegion();
+    const GzipRegion *held = regions_.holding(fedEnd);
+    while (!held) {
+        auto more = regions_.readOne();
         if (!more)
             return std::move(more).error();
         if (!*more)
             return fail(QStringLiteral("truncated: the file ends inside the member (after %1 bytes of output)").arg(size_));
-        at = regionAt(fedEnd);
+        held = regions_.holding(fedEnd);
     }
-    const Region &r = *regions_[at];
+    const GzipRegion &r = *held;
     next = r.bytes.data() + (fedEnd - r.offset);
     available = uint32_t(r.end() - fedEnd);
     fedEnd = r.end();
@@ -761,19 +604,15 @@ Result<void> GzipPieces::armHead()
     std::optional<uint64_t> stop;
     uint64_t stopRegion = 0;
     // ISA-L has been given whole regions: the first not given starts at fedEnd (or is unread).
-    const uint64_t first = firstRegion_ + regionAt(t.fedEnd);
+    const uint64_t first = regions_.numberAt(t.fedEnd);
     for (uint64_t tries = 0; tries < kHeadSearch && !stop; ++tries) {
         const uint64_t want = first + tries;
-        while (firstRegion_ + regions_.size() <= want) {
-            auto more = readRegion();
-            if (!more)
-                return std::move(more).error();
-            if (!*more)
-                break;
-        }
-        if (firstRegion_ + regions_.size() <= want)
+        auto read = regions_.readThrough(want);
+        if (!read)
+            return std::move(read).error();
+        if (!*read)
             break; // the member's end is near: no cut
-        stop = regions_[size_t(want - firstRegion_)]->pieceStart();
+        stop = regions_.number(want)->pieceStart();
         stopRegion = want;
     }
     if (!stop)
@@ -784,10 +623,7 @@ Result<void> GzipPieces::armHead()
     t.safeEnd = std::max(t.fedEnd, *stop / 8 > 16 ? *stop / 8 - 16 : 0);
     // A few bytes before the stop: ISA-L keeps up to 8 in its bit buffer, and nothing it makes
     // from what it was given up to here can come from the final block put at the stop.
-    auto byteAt = [&](uint64_t b) {
-        const Region &r = *regions_[regionAt(b)];
-        return r.bytes[size_t(b - r.offset)];
-    };
+    auto byteAt = [&](uint64_t b) { return regions_.holding(b)->at(b); };
     for (uint64_t b = t.safeEnd; b < *stop / 8; ++b)
         t.last.push_back(byteAt(b));
     const auto final = deflate::finalBlockAt(byteAt(*stop / 8), unsigned(*stop % 8));
@@ -812,15 +648,15 @@ Result<void> GzipPieces::startTail()
         isal_inflate_set_dict(t->state.get(), window_.data(), uint32_t(window_.size()));
     uint64_t byte = provenBit_ / 8;
     if (const unsigned shift = unsigned(provenBit_ % 8)) {
-        const size_t at = regionAt(byte);
-        if (at == regions_.size())
+        const GzipRegion *r = regions_.holding(byte);
+        if (!r)
             return fail(QStringLiteral("internal: the bytes of the last proven block are gone"));
-        t->state->read_in = regions_[at]->bytes[size_t(byte - regions_[at]->offset)] >> shift;
+        t->state->read_in = r->at(byte) >> shift;
         t->state->read_in_length = int32_t(8 - shift);
         ++byte;
     }
     t->fedEnd = byte;
-    t->out = takeBuffer(kSequentialOutput);
+    t->out = buffers_.take(kSequentialOutput);
     tail_ = std::move(t);
     ++counts_.tails;
     return {};
@@ -839,7 +675,7 @@ Result<void> GzipPieces::stepTail()
         dispatch(); // the pieces after the first: not for a reader that only looks at the start
     st.next_out = t.out.data.get();
     st.avail_out = uint32_t(std::min<size_t>(t.out.capacity, kSequentialOutput));
-    auto handOut = [&](Buffer bytes) {
+    auto handOut = [&](PieceBuffer bytes) {
         if (t.skip) { // already handed out before a restart
             const size_t drop = size_t(std::min<uint64_t>(t.skip, bytes.size));
             std::memmove(bytes.data.get(), bytes.data.get() + drop, bytes.size - drop);
@@ -859,7 +695,7 @@ Result<void> GzipPieces::stepTail()
                 // What was made so far is the member's; what follows is held until proven.
                 if (t.out.size) {
                     handOut(std::move(t.out));
-                    t.out = takeBuffer(kSequentialOutput);
+                    t.out = buffers_.take(kSequentialOutput);
                     st.next_out = t.out.data.get();
                     st.avail_out = uint32_t(std::min<size_t>(t.out.capacity, kSequentialOutput));
                 }
@@ -909,13 +745,11 @@ Result<void> GzipPieces::stepTail()
     if (t.inLast)
         return {}; // (unreachable: the loop ends only by returning in the last part)
     handOut(std::move(t.out));
-    t.out = takeBuffer(kSequentialOutput);
+    t.out = buffers_.take(kSequentialOutput);
     // Regions behind ISA-L are not needed again (the first two stay for the pieces after them).
     const uint64_t keep = t.fedEnd - st.avail_in;
-    while (!t.head && !regions_.empty() && regions_.front()->end() + 16 <= keep) { // its bit buffer holds up to 8
-        regions_.pop_front();
-        ++firstRegion_;
-    }
+    if (!t.head)
+        regions_.dropBehind(keep, 16); // its bit buffer holds up to 8
     return {};
 }
 
@@ -949,7 +783,7 @@ Result<void> GzipPieces::nextOutput()
     auto waited = wait(*job);
     if (!waited)
         return waited;
-    if (job->ok && job->start && *job->start == provenBit_) {
+    if (job->outcome == Outcome::Decoded && job->start && *job->start == provenBit_) {
         auto used = fromPiece(*job);
         if (!used)
             return std::move(used).error();
@@ -957,12 +791,11 @@ Result<void> GzipPieces::nextOutput()
             return {};
         return startSequential();
     }
-    if (job->markerFailed && job->start && *job->start == provenBit_ && job->end) {
+    if (job->outcome == Outcome::NoWindow && job->start && *job->start == provenBit_ && job->end) {
         // The window is known now: ISA-L does the piece here, as for the member's first.
         job->symbols.clear();
-        job->why = inflatePiece(*job->here, *job->next, provenBit_, job->end, window_, job->bytes);
-        job->ok = job->why.isEmpty();
-        if (job->ok) {
+        job->outcome = inflatePiece(*job->here, *job->next, provenBit_, job->end, window_, job->bytes, job->why);
+        if (job->outcome == Outcome::Decoded) {
             job->bytesCrc = crc32_gzip_refl(0, job->bytes.data.get(), job->bytes.size);
             ++counts_.redone;
             auto used = fromPiece(*job);
@@ -972,8 +805,8 @@ Result<void> GzipPieces::nextOutput()
         }
     }
     // zlib is for finding the way back to later pieces: with none left, ISA-L goes to the end.
-    const bool noneLeft = upstreamEnded_ && firstRegion_ + regions_.size() <= piece_ + 2;
-    if ((job->memberEnds || noneLeft) && job->start && *job->start == provenBit_)
+    const bool noneLeft = regions_.upstreamEnded() && regions_.end() <= piece_ + 2;
+    if ((job->outcome == Outcome::MemberEnds || noneLeft) && job->start && *job->start == provenBit_)
         return startTail();
     return startSequential();
 }
@@ -998,7 +831,7 @@ Result<size_t> GzipPieces::read(std::span<char> out)
         produced += n;
         readyAt_ += n;
         if (readyAt_ == front.size) {
-            recycle(std::move(front));
+            buffers_.give(std::move(front));
             ready_.pop_front();
             readyAt_ = 0;
         }

@@ -30,6 +30,8 @@
 
 #include "decode_pool.h"
 #include "filter_input.h"
+#include "gzip_regions.h"
+#include "piece_buffers.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -89,36 +91,28 @@ public:
     static constexpr int kMaxThreads = 8;
 
 private:
-    // Output bytes, not zeroed first, kept for reuse once handed out (fresh pages cost more than
-    // inflating into them).
-    struct Buffer {
-        struct Unmap {
-            size_t bytes; // no initialiser: GCC would not see the deleter as default-constructible
-            void operator()(uint8_t *p) const;
-        };
-        std::unique_ptr<uint8_t[], Unmap> data;
-        size_t capacity = 0;
-        size_t size = 0;
-        void grow(size_t to, size_t keep);
-    };
-    Buffer takeBuffer(size_t capacity);
-    std::vector<uint16_t> takeSymbols();
-    void recycleSymbols(std::vector<uint16_t> symbols);
-    void recycle(Buffer buffer);
-
-    struct Region;
+    // Where a piece is: queued, its start found (or being redone), waiting for the window of the
+    // piece before it (its markers never cleared), done.
+    enum class Stage { Queued,
+                       StartKnown,
+                       WaitingForWindow,
+                       Done };
+    // What came of it: its bytes; markers that never cleared (ISA-L can do it once the window is
+    // known); the member's final block inside it; nothing usable (why says what).
+    enum class Outcome { Decoded,
+                         NoWindow,
+                         MemberEnds,
+                         Failed };
     struct Job;
     struct Sequential;
     struct Tail;
 
-    Result<bool> readRegion();
-    size_t regionAt(uint64_t byte) const; // index into regions_ of the region holding `byte`
     void dispatch();
     void pieceTask(const std::shared_ptr<Job> &job); // on the pool
     void runJob(Job &job);
-    // ISA-L from `from` (a block boundary) to `end`, where a block must end; an error text if not.
-    QString inflatePiece(const Region &here, const Region &next, uint64_t from, uint64_t end,
-                         const std::vector<uint8_t> &dictionary, Buffer &out);
+    // ISA-L from `from` (a block boundary) to `end`, where a block must end; if not, why.
+    Outcome inflatePiece(const GzipRegion &here, const GzipRegion &next, uint64_t from, uint64_t end, const std::vector<uint8_t> &dictionary,
+                         PieceBuffer &out, QString &why);
     std::shared_ptr<Job> jobFor(uint64_t region); // by region number; null if none
     Result<void> wait(Job &job);
     Result<void> nextOutput();
@@ -137,7 +131,7 @@ private:
     Result<void> restartHead();
     Result<void> feed(uint64_t &fedEnd, const uint8_t *&next, uint32_t &available);
     Result<void> finishMember(uint64_t endByte);
-    void deliver(Buffer bytes, uint32_t crc);
+    void deliver(PieceBuffer bytes, uint32_t crc);
     Error fail(const QString &what) const;
 
     FilterInput &input_;
@@ -146,10 +140,8 @@ private:
     Options options_;
     unsigned threadCount_;
 
-    std::deque<std::shared_ptr<Region>> regions_;
-    uint64_t firstRegion_ = 0; // number of regions_.front()
-    bool upstreamEnded_ = false;
-    std::vector<uint8_t> lastBytes_; // the end of the regions read so far
+    GzipRegions regions_;
+    PieceBuffers buffers_;
 
     // What is proven: output up to here comes from the member's first bits up to provenBit_.
     uint64_t provenBit_;
@@ -163,7 +155,7 @@ private:
     std::unique_ptr<Tail> tail_;
     bool ended_ = false;
 
-    std::deque<Buffer> ready_;
+    std::deque<PieceBuffer> ready_;
     size_t readyAt_ = 0;
 
     mutable std::mutex mutex_;
@@ -172,13 +164,6 @@ private:
     std::deque<std::shared_ptr<Job>> jobs_; // dispatched, by region number
     std::vector<DecodeHandle> tasks_; // not yet ended: they use this object (the destructor waits)
     bool stop_ = false;
-    std::vector<Buffer> spare_; // under the mutex, as the two below
-    struct RegionPool {
-        std::mutex mutex;
-        std::vector<std::vector<uint8_t>> spare;
-    };
-    std::shared_ptr<RegionPool> regionPool_ = std::make_shared<RegionPool>();
-    std::vector<std::vector<uint16_t>> spareSymbols_;
     Counts counts_;
 };
 

@@ -8,10 +8,12 @@
 #include "io/byte_text.h"
 #include "io/file_source.h"
 #include "io/scratch_file.h"
+#include "open/worker/worker_inbox.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -130,11 +132,16 @@ using Other = std::function<void(Kind)>;
 
 // One exchange at a time: threads of a worker (a bench's reader, a decoder) may ask at once.
 std::mutex asking;
+// The serving worker's reader of its socket, when it has one (askParentThrough).
+std::atomic<WorkerInbox *> inbox{nullptr};
 
 // Sends `request` and waits for the answer of kind `answer` (its descriptor, if one was passed,
-// in *passed); other frames meanwhile go to `other`. Ends the process when the parent is gone.
+// in *passed); other frames meanwhile go to `other` (without an inbox: the CLI's worker, whose
+// socket nothing else reads). Ends the process when the parent is gone.
 Received askParent(int fd, const QByteArray &request, Kind answer, int *passed, const Other &other)
 {
+    if (WorkerInbox *reader = inbox.load(std::memory_order_acquire))
+        return Received(reader->ask(request, answer, passed));
     const std::lock_guard<std::mutex> lock(asking);
     if (!wire::sendFrame(fd, request))
         ::_exit(0); // the parent is gone
@@ -198,17 +205,17 @@ bool sameFile(const QString &a, const QString &b)
 
 } // namespace
 
-bool unlessAskingParent(const std::function<bool()> &look)
-{
-    std::unique_lock<std::mutex> lock(asking, std::try_to_lock);
-    return lock.owns_lock() && look();
-}
-
 int requestFile(int fd, const QByteArray &path, const Other &other)
 {
     int passed = -1;
     Received reply = askParent(fd, (Message(Kind::OpenFile) << path).bytes(), Kind::FileAnswer, &passed, other);
     return descriptorFrom(reply, passed);
+}
+
+void askParentThrough(WorkerInbox &reader, int fd)
+{
+    inbox.store(&reader, std::memory_order_release);
+    askParentOn(fd);
 }
 
 void askParentOn(int fd, const Other &other)

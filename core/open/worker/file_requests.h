@@ -41,12 +41,13 @@ FileGrant grantOf(const QString &file);
 bool grantCovers(const FileGrant &grant, const QByteArray &asked);
 
 // In the worker: from now on, files, scratch files and exports are asked of the parent on
-// `fd` (the process-wide hooks of io/). Frames other than an answer that arrive meanwhile go to
-// `other` (a stop request). Asking ends the process when the parent is gone.
+// `fd` (the process-wide hooks of io/), the answers read here. Frames other than an answer that
+// arrive meanwhile go to `other`. Asking ends the process when the parent is gone. For a worker
+// whose socket nothing else reads (the CLI's).
 void askParentOn(int fd, const std::function<void(wire::Kind)> &other = {});
-// Runs `look` (a glance at the socket for the client's stop) unless an exchange with the parent
-// is in flight on another thread, whose answer must not be taken for the client's byte; false then.
-bool unlessAskingParent(const std::function<bool()> &look);
+// ... the same for a serving worker: asked through `reader`, its one reader of the socket.
+class WorkerInbox;
+void askParentThrough(WorkerInbox &reader, int fd);
 // ... one file: a descriptor or -errno.
 int requestFile(int fd, const QByteArray &path, const std::function<void(wire::Kind)> &other = {});
 

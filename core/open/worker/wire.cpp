@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "wire.h"
 
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
 #include <QtEndian>
 #include <cerrno>
 #include <cstring>
@@ -291,8 +295,27 @@ static bool readAll(int fd, char *data, size_t size)
 // Sends `head` and then `body` in one call (a walk sends a few small frames per entry), with
 // `passing` (when >= 0) riding on the first byte so the receiver's first read of the frame gets
 // it; then whatever the call did not take.
+// One writer at a time per socket: a frame is written in pieces when the socket is full, and a
+// worker's decoding or bench thread asking its parent for a file must not cut into a batch the
+// serving thread is sending. Per socket, so that a full socket holds up no other.
+static std::unique_lock<std::mutex> lockWrites(int fd)
+{
+    static std::mutex guard;
+    static std::unordered_map<int, std::unique_ptr<std::mutex>> perSocket;
+    std::mutex *mine;
+    {
+        const std::lock_guard lock(guard);
+        auto &slot = perSocket[fd];
+        if (!slot)
+            slot = std::make_unique<std::mutex>();
+        mine = slot.get(); // kept: a descriptor number may be reused, its lock with it
+    }
+    return std::unique_lock<std::mutex>(*mine);
+}
+
 static bool sendTwo(int fd, const char *head, size_t headSize, const char *body, size_t bodySize, int passing)
 {
+    const auto writing = lockWrites(fd);
     iovec parts[2] = {{const_cast<char *>(head), headSize}, {const_cast<char *>(body), bodySize}};
     msghdr header{};
     header.msg_iov = parts;
@@ -411,7 +434,11 @@ bool FrameBatch::flush()
 {
     if (pending_.isEmpty())
         return true;
-    const bool sent = writeAll(fd_, pending_.constData(), size_t(pending_.size()));
+    bool sent;
+    {
+        const auto writing = lockWrites(fd_);
+        sent = writeAll(fd_, pending_.constData(), size_t(pending_.size()));
+    }
     pending_.clear(); // keeps its capacity for the next batch
     return sent;
 }

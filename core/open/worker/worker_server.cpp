@@ -9,6 +9,7 @@
 #include "open/worker/file_requests.h"
 #include "io/trace.h"
 #include "open/worker/wire.h"
+#include "open/worker/worker_inbox.h"
 #include "vfs/problems.h"
 
 #include <QFile>
@@ -48,28 +49,20 @@ public:
         // --allow-backing, or the user's answer): asked over the socket.
         backingPolicy().askOutside = [this](const QString &image, const QString &backing) { return askBacking(image, backing); };
         // The worker cannot open files (its filter refuses open): the client opens what its
-        // policy allows and passes the descriptor.
-        askParentOn(fd_, [this](Kind kind) { cancelled_ = cancelled_ || kind == Kind::Cancel; });
-        while (auto frame = wire::receiveFrame(fd_)) {
+        // policy allows and passes the descriptor. Its answers, the client's requests and stops
+        // are all read by the inbox's thread.
+        inbox_ = std::make_unique<WorkerInbox>(fd_);
+        askParentThrough(*inbox_, fd_);
+        while (auto frame = inbox_->nextRequest()) {
             Received request(std::move(*frame));
-            // Replies and stop requests that arrive after their request ended mean nothing now.
-            switch (request.kind()) {
-            case Kind::Release:
+            if (request.kind() == Kind::Release) {
                 release(request);
                 continue;
-            case Kind::Cancel:
-            case Kind::BackingAnswer:
-            case Kind::FileAnswer:
-            case Kind::ExportAnswer:
-                continue;
-            default:
-                break;
             }
             wire::RequestContext context;
             request >> context;
             if (!request.ok())
                 return 0; // a client that speaks nonsense is not ours
-            cancelled_ = false;
             problems_.clear();
             const NameCharsetScope charset(context.nameCharset);
             const ProblemScope collect([this](const Error &problem) { problems_.push_back(problem); });
@@ -206,7 +199,7 @@ private:
             flush();
         // A listing the window stopped is not a whole listing, whether the stop reached a decoder
         // (an error) or the sink between two entries (which ends the listing without one).
-        const bool stopped = cancelled_.load();
+        const bool stopped = cancelArrived();
         Message done(Kind::Done);
         done << (!listed || stopped);
         if (!listed || stopped)
@@ -266,7 +259,7 @@ private:
         clientGone = clientGone || !batch.flush();
         if (clientGone)
             ::_exit(0);
-        const bool stopped = cancelled_.load(); // as for a listing: a stopped walk is not whole
+        const bool stopped = cancelArrived(); // as for a listing: a stopped walk is not whole
         Message done(Kind::Done);
         done << (!walked || stopped);
         if (!walked || stopped)
@@ -319,19 +312,13 @@ private:
 
     bool askBacking(const QString &image, const QString &backing)
     {
-        if (!send((Message(Kind::AskBacking) << image << backing).bytes()))
-            return false;
-        while (auto frame = wire::receiveFrame(fd_)) {
-            Received reply(std::move(*frame));
-            if (reply.kind() == Kind::Cancel) {
-                cancelled_ = true;
-                continue;
-            }
-            bool allowed = false;
-            reply >> allowed;
-            return reply.kind() == Kind::BackingAnswer && reply.ok() && allowed;
-        }
-        ::_exit(0); // the client is gone
+        int passed = -1;
+        Received reply(inbox_->ask((Message(Kind::AskBacking) << image << backing).bytes(), Kind::BackingAnswer, &passed));
+        if (passed >= 0)
+            ::close(passed);
+        bool allowed = false;
+        reply >> allowed;
+        return reply.ok() && allowed;
     }
 
     void release(Received &request)
@@ -384,26 +371,9 @@ private:
 
     bool send(const QByteArray &message) { return wire::sendFrame(fd_, message); }
 
-    // Whether the client asked to stop: any byte that arrives while a request runs says so.
-    // Asked per read (also by a decoding thread reading ahead), so looked at no more than every
-    // few milliseconds.
-    bool cancelArrived()
-    {
-        if (cancelled_.load(std::memory_order_relaxed))
-            return true;
-        const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
-        if (now - lastLookMs_.load(std::memory_order_relaxed) < 5)
-            return false;
-        lastLookMs_.store(now, std::memory_order_relaxed);
-        // Not while a request to the parent is in flight on another thread (a bench's reader
-        // asking for a file): the bytes arriving are its answer, not the client's stop.
-        if (unlessAskingParent([this] {
-                pollfd incoming{fd_, POLLIN, 0};
-                return ::poll(&incoming, 1, 0) > 0;
-            }))
-            cancelled_ = true;
-        return cancelled_;
-    }
+    // Whether the client asked to stop the running request: its Cancel has arrived (the inbox
+    // reads it as it comes). Asked per read, also by a decoding thread reading ahead.
+    bool cancelArrived() const { return inbox_->cancelled(); }
 
     void sendTrace()
     {
@@ -428,8 +398,7 @@ private:
     std::unordered_map<quint32, SourcePtr> sources_;
     quint32 nextId_ = 1;
     std::vector<Error> problems_;
-    std::atomic<bool> cancelled_{false};
-    std::atomic<int64_t> lastLookMs_{0};
+    std::unique_ptr<WorkerInbox> inbox_;
 };
 
 } // namespace
