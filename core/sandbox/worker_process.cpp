@@ -2,6 +2,7 @@
 #include "worker_process.h"
 
 #include "sandbox/proc_io.h"
+#include "sandbox/progress_watch.h"
 #include "io/units.h"
 
 #include <QFile>
@@ -22,18 +23,6 @@
 namespace asc {
 
 namespace {
-
-// CPU time the child has used, in clock ticks (utime + stime of /proc/PID/stat).
-int64_t childCpuTicks(pid_t pid)
-{
-    QFile file(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!file.open(QIODevice::ReadOnly))
-        return -1;
-    const QByteArray stat = file.readAll();
-    // Fields after the command name (which may hold spaces), counted from field 3 (state).
-    const QList<QByteArray> fields = stat.mid(stat.lastIndexOf(')') + 2).split(' ');
-    return fields.size() > 12 ? fields[11].toLongLong() + fields[12].toLongLong() : -1;
-}
 
 [[noreturn]] void outOfMemory()
 {
@@ -122,10 +111,8 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
     WorkerEnd end;
     // Progress is bytes read or written; a child whose counters cannot be read counts as none.
     auto childIo = [pid] { return readProcIo(int(pid)).value_or(ProcIo{}); };
-    ProcIo last = childIo();
-    auto lastProgress = std::chrono::steady_clock::now();
-    int64_t cpuAtProgress = childCpuTicks(pid);
-    const long ticksPerSecond = ::sysconf(_SC_CLK_TCK);
+    auto ioBytes = [](const ProcIo &io) { return io.rchar + io.wchar; };
+    ProgressWatch progress(limits.noProgressSeconds, std::chrono::steady_clock::now(), ioBytes(childIo()), processCpuTicks(pid));
     // A descriptor that becomes readable when the child ends: its end is seen at once, not at
     // the next check of its progress.
     const int pidfd = int(::syscall(SYS_pidfd_open, pid, 0));
@@ -145,18 +132,7 @@ WorkerEnd runInWorker(const std::function<int()> &work, const WorkerLimits &limi
         if (serveFd >= 0 && (watched[1].revents & (POLLIN | POLLHUP)) && !limits.serve())
             serveFd = -1; // poll ignores negative descriptors
         const ProcIo io = childIo();
-        const auto now = std::chrono::steady_clock::now();
-        if (io.rchar != last.rchar || io.wchar != last.wchar) {
-            last = io;
-            lastProgress = now;
-            cpuAtProgress = childCpuTicks(pid);
-        } else if (limits.noProgressSeconds > 0 && now - lastProgress >= std::chrono::seconds(limits.noProgressSeconds) &&
-                   childCpuTicks(pid) - cpuAtProgress < ticksPerSecond * limits.noProgressSeconds / 2) {
-            // Waiting, not working (a reader of its output that does not read, a slow disk): no
-            // reason to kill it. Start the window again.
-            lastProgress = now;
-            cpuAtProgress = childCpuTicks(pid);
-        } else if (limits.noProgressSeconds > 0 && now - lastProgress >= std::chrono::seconds(limits.noProgressSeconds)) {
+        if (progress.look(std::chrono::steady_clock::now(), ioBytes(io), processCpuTicks(pid)) == ProgressWatch::Verdict::Stalled) {
             // Working without reading or writing a byte: a parser caught in a loop.
             end.stalled = true;
             end.io = io;

@@ -76,6 +76,7 @@ private Q_SLOTS:
         QVERIFY(!inbox.cancelled());
         closeClient();
         QVERIFY(!inbox.nextRequest()); // the client is gone
+        QVERIFY(inbox.cancelled()); // and whatever runs may stop
     }
 
     void answersAreNotStopsNorRequests()

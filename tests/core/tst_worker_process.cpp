@@ -7,6 +7,7 @@
 // the CLI: a worker killed mid-cat is a clean error (exit 1) naming the file.
 
 #include "sandbox/ring_pool.h"
+#include "sandbox/progress_watch.h"
 #include "sandbox/worker_process.h"
 #include "test_files.h"
 
@@ -190,6 +191,31 @@ private Q_SLOTS:
             limits);
         QVERIFY(!wait.stalled);
         QCOMPARE(wait.exitCode, 7);
+    }
+
+    void progressIsOneDefinitionForBothSupervisors()
+    {
+        // sandbox/progress_watch, which the CLI's supervision and the window's channel share:
+        // counters given, no clock waited on.
+        using namespace std::chrono_literals;
+        const long tick = ::sysconf(_SC_CLK_TCK);
+        const auto t0 = ProgressWatch::Clock::time_point{};
+        ProgressWatch watch(10, t0, 1000, 0);
+        QCOMPARE(watch.look(t0 + 5s, 1000, 0), ProgressWatch::Verdict::Quiet);
+        QCOMPARE(watch.look(t0 + 6s, 1500, 6 * tick), ProgressWatch::Verdict::Progress);
+        QCOMPARE(watch.quietSeconds(t0 + 7s), 1);
+        // Ten quiet seconds with little CPU: waiting (a slow disk), a new window, still quiet.
+        QCOMPARE(watch.look(t0 + 16s, 1500, 7 * tick), ProgressWatch::Verdict::Waiting);
+        QCOMPARE(watch.quietSeconds(t0 + 16s), 10);
+        // Ten more with the CPU busy all along: working in a loop.
+        QCOMPARE(watch.look(t0 + 26s, 1500, 16 * tick), ProgressWatch::Verdict::Stalled);
+        QCOMPARE(watch.quietSeconds(t0 + 26s), 20);
+        // An answer is progress too; no limit: never stalled.
+        watch.progressed(t0 + 27s, 16 * tick);
+        QCOMPARE(watch.quietSeconds(t0 + 27s), 0);
+        ProgressWatch patient(0, t0, 0, 0);
+        QCOMPARE(patient.look(t0 + 3600s, 0, 3600 * tick), ProgressWatch::Verdict::Quiet);
+        QVERIFY(processCpuTicks(::getpid()) >= 0);
     }
 
     void memoryLimitEndsTheWorker()

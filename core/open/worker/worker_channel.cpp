@@ -6,6 +6,7 @@
 #include "io/cancel.h"
 #include "open/worker/file_requests.h"
 #include "sandbox/proc_io.h"
+#include "sandbox/progress_watch.h"
 #include "io/trace.h"
 #include "sandbox/worker_process.h"
 #include "io/units.h"
@@ -216,11 +217,12 @@ Result<void> WorkerChannel::reply(const QByteArray &message)
 Result<wire::Received> WorkerChannel::next()
 {
     using Clock = std::chrono::steady_clock;
-    auto lastProgress = Clock::now();
-    auto lastLook = lastProgress;
-    // The worker's read counter is looked at only once an answer is slow in coming (a walk makes
-    // a few exchanges per entry: reading /proc each time would cost more than the exchange).
-    std::optional<uint64_t> lastRead;
+    const auto asked = Clock::now();
+    auto lastLook = asked;
+    // The worker's counters are looked at only once an answer is slow in coming (a walk makes
+    // a few exchanges per entry: reading /proc each time would cost more than the exchange); the
+    // first look only sets the marks. "Stalled" is sandbox/progress_watch's, as for the CLI.
+    std::optional<ProgressWatch> watch;
     for (;;) {
         if (auto dead = death())
             return *dead;
@@ -285,11 +287,12 @@ Result<wire::Received> WorkerChannel::next()
         if (now - lastLook >= std::chrono::seconds(1)) {
             lastLook = now;
             const uint64_t read = readProcIo(int(pid_)).value_or(ProcIo{}).rchar;
-            if (read != lastRead.value_or(read)) // the first look only sets the mark
-                lastProgress = now;
-            lastRead = read;
-            quiet_ = int(std::chrono::duration_cast<std::chrono::seconds>(now - lastProgress).count());
-            if (stopAfterQuietSeconds_ > 0 && quiet_ >= stopAfterQuietSeconds_ && !stopped_) {
+            const int64_t cpu = processCpuTicks(pid_);
+            if (!watch)
+                watch.emplace(stopAfterQuietSeconds_, asked, read, cpu);
+            const auto verdict = watch->look(now, read, cpu);
+            quiet_ = watch->quietSeconds(now);
+            if (verdict == ProgressWatch::Verdict::Stalled && !stopped_) {
                 stalled_ = true;
                 stop();
             }

@@ -73,7 +73,8 @@ std::optional<QByteArray> WorkerInbox::nextRequest()
 bool WorkerInbox::cancelled() const
 {
     std::lock_guard lock(mutex_);
-    return cancelledRequest_ != 0 && cancelledRequest_ == requestsTaken_;
+    // A client that is gone wants nothing more either.
+    return gone_ || (cancelledRequest_ != 0 && cancelledRequest_ == requestsTaken_);
 }
 
 QByteArray WorkerInbox::ask(const QByteArray &question, Kind answer, int *passed)

@@ -27,7 +27,7 @@ public:
     // The next request or Release; nullopt once the client is gone. A request taken becomes the
     // one a Cancel stops.
     std::optional<QByteArray> nextRequest();
-    // Whether a Cancel came for the request taken last.
+    // Whether a Cancel came for the request taken last, or the client has gone.
     bool cancelled() const;
     // Sends `question` and waits for the answer of kind `answer` (a descriptor passed with it in
     // *passed, else -1). Ends the process when the client is gone.
