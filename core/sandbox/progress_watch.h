@@ -23,7 +23,10 @@ public:
     // `limitSeconds` 0: never stalled.
     ProgressWatch(int limitSeconds, Clock::time_point now, uint64_t ioBytes, int64_t cpuTicks);
 
-    enum class Verdict { Progress, Quiet, Waiting, Stalled };
+    enum class Verdict { Progress,
+                         Quiet,
+                         Waiting,
+                         Stalled };
     // Looks at the process's counters at `now` (bytes read and written, CPU ticks).
     Verdict look(Clock::time_point now, uint64_t ioBytes, int64_t cpuTicks);
     // Progress the counters do not show (an answer arrived).
