@@ -9,7 +9,8 @@
 #   cat:         the last member, from the seek point before it, against bsdtar -xOf and --no-index
 #   bytes:       what that cat read of the archive (the I/O trace), the largest span, the index's size
 # Usage: bench/index.sh [WORKDIR]   (default /tmp/archivescope-bench; shares compressed.sh's files;
-#        ARCHIVES="real.tar.gz ..." measures only those)
+#        ARCHIVES="real.tar.gz ..." measures only those (ARCHIVES= none); DEB=some.deb NESTED=path/in/data.tar.xz
+#        also times that nested .gz's listing with data.tar.xz's own index against --no-index)
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/archivescope-bench}/compressed
@@ -54,7 +55,7 @@ echo "The tarball of real files of compressed.sh ($(( $(stat -c %s real.tar) / 1
 echo
 echo "| archive | first pass, --no-index | first pass, index made | cost | second ls | ls ratio | bsdtar -tf | cat last, index | bsdtar -xOf | --no-index cat | cat ratio vs bsdtar | cat read | largest span | index size |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-for archive in ${ARCHIVES:-real.tar.gz real.tar.zst real.pzstd.tar.zst real.blocks.tar.xz real.tar.bz2 real.cpio.gz}; do
+for archive in ${ARCHIVES-real.tar.gz real.tar.zst real.pzstd.tar.zst real.blocks.tar.xz real.tar.bz2 real.cpio.gz}; do
     size=$(stat -c %s "$archive")
     hyperfine -N --warmup 1 --runs 7 --export-json "$json" "$cli --no-index ls $archive" >/dev/null 2>&1
     plain=$(median "$cli --no-index ls")
@@ -80,3 +81,9 @@ PY
     cost=$(python3 -c "print('%+.1f %%' % (($made / $plain - 1) * 100))")
     echo "| $archive ($((size / 1048576)) MiB) | $plain ms | $made ms | $cost | $second ms | $(ratio "$plain" "$second")x | $bsd ms | $cat_index ms | $cat_bsd ms | $cat_plain ms | $(ratio "$cat_bsd" "$cat_index")x | $((read / 1024)) KiB | $((span / 1024)) KiB | $((idx / 1024)) KiB ($(python3 -c "print('%.2f' % ($idx * 100 / $size))") %) |"
 done
+if [ -n "${DEB:-}" ] && [ -n "${NESTED:-}" ]; then
+    "$cli" ls "$DEB!/data.tar.xz" >/dev/null # its index, keyed by the .deb and its offset
+    hyperfine -N --warmup 2 --runs 10 --export-json "$json" "$cli ls $DEB!/data.tar.xz!/$NESTED" "$cli --no-index ls $DEB!/data.tar.xz!/$NESTED" >/dev/null 2>&1
+    echo
+    echo "Nested: \`ls $(basename "$DEB")!/data.tar.xz!/$NESTED\` $(median "$cli ls") ms with the index, $(median "$cli --no-index ls") ms without (medians of 10)."
+fi

@@ -175,7 +175,10 @@ void GzipPieces::dispatch()
             jobs_.push_back(job);
             counts_.mostInFlight = std::max(counts_.mostInFlight, jobs_.size());
         }
-        std::erase_if(tasks_, [](const DecodeHandle &t) { return t->state() == DecodeTask::State::Finished; });
+        std::erase_if(tasks_, [](const DecodeHandle &t) {
+            const auto state = t->state();
+            return state == DecodeTask::State::Finished || state == DecodeTask::State::Dropped;
+        });
         tasks_.push_back(DecodePool::shared().submit([this, job]() -> Result<void> {
             pieceTask(job);
             return {};
@@ -539,10 +542,8 @@ Result<void> GzipPieces::stepSequential()
     return {};
 }
 
-Result<void> GzipPieces::finishMember(uint64_t endByte)
+void GzipPieces::dropAllPieces()
 {
-    // The bytes after the deflate data go back to the input: the trailer, then what follows.
-    input_.putBack(regions_.takeFrom(endByte));
     {
         std::lock_guard lock(mutex_);
         for (auto &job : jobs_)
@@ -551,6 +552,13 @@ Result<void> GzipPieces::finishMember(uint64_t endByte)
     }
     for (auto &task : tasks_)
         task->drop(); // those not started: every piece is stale now
+}
+
+Result<void> GzipPieces::finishMember(uint64_t endByte)
+{
+    // The bytes after the deflate data go back to the input: the trailer, then what follows.
+    input_.putBack(regions_.takeFrom(endByte));
+    dropAllPieces();
     sequential_.reset();
     auto ready = input_.ensure(8);
     if (!ready)
@@ -633,14 +641,7 @@ Result<void> GzipPieces::armHead()
 
 Result<void> GzipPieces::startTail()
 {
-    {
-        std::lock_guard lock(mutex_);
-        for (auto &job : jobs_)
-            job->stale = true;
-        jobs_.clear();
-    }
-    for (auto &task : tasks_)
-        task->drop(); // those not started: every piece is stale now
+    dropAllPieces();
     auto t = std::make_unique<Tail>();
     isal_inflate_init(t->state.get());
     t->state->crc_flag = ISAL_DEFLATE;

@@ -108,6 +108,7 @@ private:
     struct Tail;
 
     void dispatch();
+    void dropAllPieces(); // the member ends, or ISA-L takes it to the end: no piece is wanted
     void pieceTask(const std::shared_ptr<Job> &job); // on the pool
     void runJob(Job &job);
     // ISA-L from `from` (a block boundary) to `end`, where a block must end; if not, why.
