@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // A container: something with entries (an archive, a partition table, a filesystem).
-// Contract: methods may block on I/O; a container is used from one thread at a time, but the
-// sources it returns are thread safe and outlive it.
+// Contract: methods may block on I/O. A listing or walk runs on one thread while open(),
+// info() and find() may be called on others (the window previews while its tree loads; the
+// worker serves a read beside a listing), so what they share is guarded; the sources a
+// container returns are thread safe and outlive it.
 
 #include "entry.h"
 #include "io/byte_source.h"

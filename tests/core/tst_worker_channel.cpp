@@ -22,6 +22,7 @@
 #include <QTest>
 #include <QtConcurrent/QtConcurrentRun>
 #include <cerrno>
+#include <future>
 #include <csignal>
 #include <unistd.h>
 
@@ -183,6 +184,49 @@ private Q_SLOTS:
         QVERIFY(listed.ok());
         QCOMPARE(seen, 5);
         QCOMPARE(listAll(*there->container).size(), size_t(3001));
+        QVERIFY(worker->alive());
+    }
+
+    void readsBesideAListing()
+    {
+        // The window's details pane reads an entry the tree already shows while the listing goes
+        // on: the read is the short lane's, answered while the listing holds the other. Before
+        // the lanes it waited for the whole listing: here, inside the listing, it never came.
+        auto worker = startWorker(manyTar_);
+        auto there = inspectIn(worker, manyTar_);
+        QVERIFY(there.ok());
+        QByteArray content;
+        bool answered = false;
+        std::future<QByteArray> late;
+        int listedCount = 0;
+        auto listed = there->container->list([&](const Entry &entry) {
+            ++listedCount;
+            if (entry.path != "many/f00007.txt")
+                return true;
+            auto read = std::async(std::launch::async, [&]() -> QByteArray {
+                auto source = there->container->open(entry);
+                if (!source)
+                    return "error: " + source.error().toString().toUtf8();
+                QByteArray bytes(16, '\0');
+                auto got = (*source)->readAt(0, std::span<char>(bytes.data(), size_t(bytes.size())));
+                return got ? bytes.left(qsizetype(*got)) : "error: " + got.error().toString().toUtf8();
+            });
+            // Not a time bound: a guard so a read that waits for this listing fails the test
+            // instead of hanging it.
+            answered = read.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+            if (answered)
+                content = read.get();
+            else
+                late = std::move(read); // it comes once the listing ends
+            return true;
+        });
+        if (late.valid())
+            late.wait();
+        QVERIFY(listed.ok());
+        QVERIFY2(answered, "the read waited for the listing");
+        QCOMPARE(content, QByteArray("7"));
+        QCOMPARE(listedCount, 3001);
+        QCOMPARE(listAll(*there->container).size(), size_t(3001)); // in step after both
         QVERIFY(worker->alive());
     }
 

@@ -30,7 +30,8 @@ class TestWorkerInbox : public QObject {
             ::close(std::exchange(client_, -1));
     }
 
-    static QByteArray request(Kind kind, quint32 tag) { return (Message(kind) << tag).bytes(); }
+    // A request numbered `id` by the client, carrying `tag` as its field.
+    static QByteArray request(Kind kind, quint32 id, quint32 tag = 0) { return (Message(kind, id) << tag).bytes(); }
     static quint32 tagOf(const QByteArray &frame)
     {
         wire::Received r(frame);
@@ -57,33 +58,45 @@ private Q_SLOTS:
     void requestsComeInOrderAndAStopBelongsToItsRequest()
     {
         WorkerInbox inbox(worker_);
-        QVERIFY(wire::sendFrame(client_, request(Kind::List, 1)));
-        auto first = inbox.nextRequest();
+        QVERIFY(wire::sendFrame(client_, request(Kind::List, 1, 11)));
+        auto first = inbox.nextRequest(wire::Lane::Stream);
         QVERIFY(first);
-        QCOMPARE(tagOf(*first), 1u);
-        QVERIFY(!inbox.cancelled());
-        QVERIFY(wire::sendFrame(client_, Message(Kind::Cancel).bytes()));
-        QTRY_VERIFY(inbox.cancelled()); // seen as it arrives: nothing polls the socket
-        // The next request is not stopped by the Cancel of the one before, and a Release in
-        // between is handed over as it is.
-        QVERIFY(wire::sendFrame(client_, request(Kind::Release, 7)));
-        QVERIFY(wire::sendFrame(client_, request(Kind::ReadAt, 2)));
-        auto release = inbox.nextRequest();
+        QCOMPARE(tagOf(*first), 11u);
+        QVERIFY(!inbox.cancelled(1));
+        // A short request beside the listing has its own lane: it is taken while the listing runs.
+        QVERIFY(wire::sendFrame(client_, request(Kind::ReadAt, 2, 22)));
+        auto beside = inbox.nextRequest(wire::Lane::Single);
+        QVERIFY(beside);
+        QCOMPARE(tagOf(*beside), 22u);
+        // A Cancel stops the request it names, not the other one running.
+        QVERIFY(wire::sendFrame(client_, Message(Kind::Cancel, 1).bytes()));
+        QTRY_VERIFY(inbox.cancelled(1)); // seen as it arrives: nothing polls the socket
+        QVERIFY(!inbox.cancelled(2));
+        inbox.finished(1);
+        inbox.finished(2);
+        QVERIFY(!inbox.cancelled(1)); // answered: forgotten
+        // A Cancel that comes after its request was answered stops nothing that follows, and a
+        // Release in between is handed over as it is (with the short requests).
+        QVERIFY(wire::sendFrame(client_, Message(Kind::Cancel, 2).bytes()));
+        QVERIFY(wire::sendFrame(client_, request(Kind::Release, 0, 7)));
+        QVERIFY(wire::sendFrame(client_, request(Kind::Find, 3, 33)));
+        auto release = inbox.nextRequest(wire::Lane::Single);
         QCOMPARE(wire::Received(*release).kind(), Kind::Release);
-        QVERIFY(inbox.cancelled()); // still the first request's
-        auto second = inbox.nextRequest();
-        QCOMPARE(tagOf(*second), 2u);
-        QVERIFY(!inbox.cancelled());
+        auto third = inbox.nextRequest(wire::Lane::Single);
+        QCOMPARE(tagOf(*third), 33u);
+        QVERIFY(!inbox.cancelled(2));
+        QVERIFY(!inbox.cancelled(3));
         closeClient();
-        QVERIFY(!inbox.nextRequest()); // the client is gone
-        QVERIFY(inbox.cancelled()); // and whatever runs may stop
+        QVERIFY(!inbox.nextRequest(wire::Lane::Stream)); // the client is gone
+        QVERIFY(!inbox.nextRequest(wire::Lane::Single));
+        QVERIFY(inbox.cancelled(3)); // and whatever runs may stop
     }
 
     void answersAreNotStopsNorRequests()
     {
         WorkerInbox inbox(worker_);
         QVERIFY(wire::sendFrame(client_, request(Kind::List, 1)));
-        QVERIFY(inbox.nextRequest());
+        QVERIFY(inbox.nextRequest(wire::Lane::Stream));
         // The client answers a question while the request runs: the answer goes to the asker,
         // and the request is not taken as stopped (the old poll saw a byte and stopped it).
         std::thread client([this] {
@@ -100,7 +113,7 @@ private Q_SLOTS:
         QCOMPARE(wire::Received(answer).kind(), Kind::FileAnswer);
         QVERIFY(passed >= 0); // the descriptor came with its answer
         ::close(passed);
-        QVERIFY(!inbox.cancelled());
+        QVERIFY(!inbox.cancelled(1));
     }
 
     void questionsFromManyThreadsEachGetTheirAnswer()

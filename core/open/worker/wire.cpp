@@ -233,11 +233,50 @@ QDataStream &operator>>(QDataStream &in, RequestContext &c)
     return in >> c.nameCharset >> c.trace;
 }
 
-Message::Message(Kind kind)
+Lane laneOf(Kind kind)
+{
+    switch (kind) {
+    case Kind::List:
+    case Kind::ListFolder:
+    case Kind::Walk:
+    case Kind::Bench:
+        return Lane::Stream;
+    default:
+        return Lane::Single;
+    }
+}
+
+static thread_local quint32 tRequest = 0;
+
+quint32 currentRequest()
+{
+    return tRequest;
+}
+
+RequestScope::RequestScope(quint32 request)
+    : outer_(std::exchange(tRequest, request))
+{
+}
+
+RequestScope::~RequestScope()
+{
+    tRequest = outer_;
+}
+
+// A message's head: its kind, then its request (big-endian, as QDataStream writes it).
+constexpr qsizetype kHead = 1 + 4;
+
+static void writeHead(char *at, Kind kind, quint32 request)
+{
+    at[0] = char(kind);
+    qToBigEndian(request, at + 1);
+}
+
+Message::Message(Kind kind, quint32 request)
     : stream_(&bytes_, QIODevice::WriteOnly)
 {
     stream_.setVersion(kVersion);
-    stream_ << quint8(kind);
+    stream_ << quint8(kind) << request;
 }
 
 Received::Received(const QByteArray &bytes)
@@ -246,22 +285,28 @@ Received::Received(const QByteArray &bytes)
 {
     stream_->setVersion(kVersion);
     quint8 kind = 0;
-    *stream_ >> kind;
+    *stream_ >> kind >> request_;
     kind_ = Kind(kind);
+}
+
+QByteArray stamped(QByteArray message, quint32 request)
+{
+    if (message.size() >= kHead)
+        qToBigEndian(request, message.data() + 1);
+    return message;
 }
 
 // A QByteArray in QDataStream form: its length, big-endian, then the bytes.
 std::optional<QByteArrayView> Received::bytesView() const
 {
-    if (kind_ != Kind::Bytes || frame_.size() < 5)
+    if (kind_ != Kind::Bytes || frame_.size() < kHead + 4)
         return std::nullopt;
-    const auto *at = reinterpret_cast<const uchar *>(frame_.constData() + 1);
-    const quint32 length = quint32(at[0]) << 24 | quint32(at[1]) << 16 | quint32(at[2]) << 8 | quint32(at[3]);
+    const quint32 length = qFromBigEndian<quint32>(frame_.constData() + kHead);
     if (length == 0xffffffffu) // a null QByteArray
         return QByteArrayView();
-    if (quint64(length) != quint64(frame_.size() - 5))
+    if (quint64(length) != quint64(frame_.size() - kHead - 4))
         return std::nullopt;
-    return QByteArrayView(frame_.constData() + 5, qsizetype(length));
+    return QByteArrayView(frame_.constData() + kHead + 4, qsizetype(length));
 }
 
 static bool writeAll(int fd, const char *data, size_t size)
@@ -347,16 +392,21 @@ bool sendFrame(int fd, const QByteArray &message, int passing)
     return sendTwo(fd, reinterpret_cast<const char *>(&length), sizeof length, message.constData(), size_t(message.size()), passing);
 }
 
-bool sendBytes(int fd, const char *data, size_t size)
+// The frame's length, the message's head and the QDataStream length of the bytes: what comes
+// before a Bytes message's bytes.
+static void writeBytesHead(char *head, size_t size, quint32 request)
 {
-    // The frame's length, the message's kind and the QDataStream length of the bytes, then the
-    // bytes where they are.
-    const quint32 frameLength = quint32(1 + 4 + size);
-    const quint32 big = qToBigEndian(quint32(size));
-    char head[9];
+    const quint32 frameLength = quint32(kHead + 4 + size);
     std::memcpy(head, &frameLength, 4);
-    head[4] = char(Kind::Bytes);
-    std::memcpy(head + 5, &big, 4);
+    writeHead(head + 4, Kind::Bytes, request);
+    qToBigEndian(quint32(size), head + 4 + kHead);
+}
+constexpr size_t kBytesHead = 4 + kHead + 4;
+
+bool sendBytes(int fd, const char *data, size_t size, quint32 request)
+{
+    char head[kBytesHead];
+    writeBytesHead(head, size, request);
     return sendTwo(fd, head, sizeof head, data, size, -1);
 }
 
@@ -420,12 +470,10 @@ bool FrameBatch::add(const QByteArray &message)
 bool FrameBatch::addBytes(const char *data, size_t size)
 {
     if (size >= kSentAtOnce)
-        return flush() && sendBytes(fd_, data, size);
-    const quint32 frameLength = quint32(1 + 4 + size);
-    const quint32 big = qToBigEndian(quint32(size));
-    pending_.append(reinterpret_cast<const char *>(&frameLength), 4);
-    pending_.append(char(Kind::Bytes));
-    pending_.append(reinterpret_cast<const char *>(&big), 4);
+        return flush() && sendBytes(fd_, data, size, request_);
+    char head[kBytesHead];
+    writeBytesHead(head, size, request_);
+    pending_.append(head, sizeof head);
     pending_.append(data, qsizetype(size));
     return pending_.size() < kBatchBytes || flush();
 }

@@ -5,11 +5,14 @@
 // inspection, bytes): nothing that points into the worker's memory crosses, only small numbers
 // naming its containers and sources.
 //
-// The client sends one request and reads answers until the request's last one; while a request
-// runs it may send only Cancel (and the answers to the worker's own questions: a backing file, a
-// file to open). So the worker takes any byte that arrives while it works as a request to stop.
-// A walk streams without waiting for the client (one exchange per entry would make extraction a
-// ping-pong between the processes): entries, and the content of those in the selection.
+// Every message carries the number of the request it belongs to (the client numbers them), so two
+// requests may run at once, one in each lane (laneOf): a listing or a walk streaming its answers,
+// and beside it one short request (a read, an open, a find: the window's preview while the tree
+// is still being listed). The worker serves each lane on its own thread; the client reads all
+// answers in one place and hands each to the thread that asked. A Cancel names the request it
+// stops. A walk streams without waiting for the client (one exchange per entry would make
+// extraction a ping-pong between the processes): entries, and the content of those in the
+// selection.
 
 #include "vfs/entry_codec.h"
 #include "io/error.h"
@@ -57,6 +60,28 @@ enum class Kind : quint8 {
     WriteExport, // inside any request: write these bytes atomically to this file the user named
     BenchPoint, // a finished point of a Bench (as JSON)
     BenchProgress, // before each run of a Bench: done, total, what
+};
+
+// Requests served one after another on the same worker thread; the two lanes run side by side.
+enum class Lane : quint8 {
+    Stream, // List, ListFolder, Walk, Bench: many answers, as long as the listing takes
+    Single, // everything else: one answer
+};
+inline constexpr int kLanes = 2;
+Lane laneOf(Kind kind);
+
+// The request the calling thread asks (client) or serves (worker): what Message stamps on what
+// it writes. 0 on other threads (a worker's decoding thread asking for a file).
+quint32 currentRequest();
+class RequestScope {
+public:
+    explicit RequestScope(quint32 request);
+    ~RequestScope();
+    RequestScope(const RequestScope &) = delete;
+    RequestScope &operator=(const RequestScope &) = delete;
+
+private:
+    quint32 outer_;
 };
 
 // What every request carries besides its own fields: how names are decoded, whether its reads
@@ -124,10 +149,10 @@ QDataStream &operator>>(QDataStream &in, std::vector<Error> &errors);
 QDataStream &operator<<(QDataStream &out, const RequestContext &context);
 QDataStream &operator>>(QDataStream &in, RequestContext &context);
 
-// A message being written: its kind, then fields with <<.
+// A message being written: its kind and request, then fields with <<.
 class Message {
 public:
-    explicit Message(Kind kind);
+    explicit Message(Kind kind, quint32 request = currentRequest());
     template <typename T>
     Message &operator<<(const T &value)
     {
@@ -146,6 +171,7 @@ class Received {
 public:
     explicit Received(const QByteArray &bytes);
     Kind kind() const { return kind_; }
+    quint32 request() const { return request_; }
     template <typename T>
     Received &operator>>(T &value)
     {
@@ -161,7 +187,11 @@ private:
     QByteArray frame_;
     std::unique_ptr<QDataStream> stream_; // reads its own copy of the bytes (movable)
     Kind kind_ = Kind(0);
+    quint32 request_ = 0;
 };
+
+// `message` (a whole Message's bytes) stamped as belonging to `request` instead.
+QByteArray stamped(QByteArray message, quint32 request);
 
 // Largest frame either side accepts (a batch of entries, a read of up to 16 MiB and its header).
 inline constexpr quint32 kMaxFrame = 64u << 20;
@@ -170,7 +200,7 @@ inline constexpr quint32 kMaxFrame = 64u << 20;
 // with the frame (SCM_RIGHTS).
 bool sendFrame(int fd, const QByteArray &message, int passing = -1);
 // Writes a Bytes message of `size` bytes at `data` without copying them into a message first.
-bool sendBytes(int fd, const char *data, size_t size);
+bool sendBytes(int fd, const char *data, size_t size, quint32 request = currentRequest());
 // Reads one frame; nullopt at the peer's end (or a frame too large: a broken peer). A descriptor
 // that came with it lands in `passed` (else -1); without `passed` one is closed.
 std::optional<QByteArray> receiveFrame(int fd, int *passed = nullptr);
@@ -180,14 +210,16 @@ std::optional<QByteArray> receiveFrame(int fd, int *passed = nullptr);
 // until 256 KiB are pending (or flush()); large content goes out at once, where it lies.
 class FrameBatch {
 public:
-    explicit FrameBatch(int fd)
-        : fd_(fd) {}
+    explicit FrameBatch(int fd, quint32 request = currentRequest())
+        : fd_(fd),
+          request_(request) {}
     bool add(const QByteArray &message);
     bool addBytes(const char *data, size_t size); // a Bytes message
     bool flush(); // false when the peer is gone
 
 private:
     int fd_;
+    quint32 request_;
     QByteArray pending_;
 };
 

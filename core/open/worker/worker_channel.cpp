@@ -110,19 +110,70 @@ WorkerChannel::WorkerChannel(QString file, int fd, pid_t pid, const WorkerSettin
       pid_(pid),
       limits_(settings.limits),
       stopAfterQuietSeconds_(settings.stopAfterQuietSeconds),
-      scratchDir_(settings.scratchDir),
-      reader_(fd)
+      scratchDir_(settings.scratchDir)
 {
+    reader_ = std::thread([this] { read(); });
 }
 
 WorkerChannel::~WorkerChannel()
 {
-    ::close(fd_); // the worker sees its end and leaves; a busy one is killed
+    ::shutdown(fd_, SHUT_RDWR); // the worker sees its end and leaves (a busy one is killed); our reader returns
+    reader_.join();
+    ::close(fd_);
     if (!ended_.load()) {
         ::kill(pid_, SIGKILL);
         while (::waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
         }
     }
+}
+
+void WorkerChannel::read()
+{
+    wire::FrameReader frames(fd_); // reads ahead: one read takes all the small frames that came
+    while (auto frame = frames.next()) {
+        wire::Received message(*frame);
+        // A file the worker needs (asked by any of its threads): answered here, at once.
+        if (isWorkerRequest(message.kind())) {
+            if (!answerWorkerRequest(fd_, message, grants()))
+                break;
+            continue;
+        }
+        {
+            const std::lock_guard lock(mail_);
+            if (auto it = pending_.find(message.request()); it != pending_.end()) {
+                it->second->frames.push_back(std::move(*frame));
+                arrived_.notify_all();
+                continue;
+            }
+        }
+        // Outside any request we sent (a worker thread's own question), or for a request that has
+        // given up: a question is answered here, anything else is left.
+        if (message.kind() == Kind::AskBacking)
+            answerBacking(message);
+    }
+    const std::lock_guard lock(mail_);
+    readerDone_ = true;
+    arrived_.notify_all();
+}
+
+WorkerGrants WorkerChannel::grants() const
+{
+    const std::lock_guard lock(approvedMutex_);
+    return WorkerGrants{{file_}, approved_, scratchDir_, {}};
+}
+
+void WorkerChannel::answerBacking(wire::Received &question)
+{
+    QString image, backing;
+    question >> image >> backing;
+    const BackingPolicy &policy = backingPolicy();
+    const bool allowed = question.ok() && (policy.allowOutside || (policy.askOutside && policy.askOutside(image, backing)));
+    if (allowed) {
+        const std::lock_guard lock(approvedMutex_);
+        approved_ << QFileInfo(backing).canonicalFilePath();
+    }
+    // Stamped with the question's request: the worker takes answers by kind, one question at a time.
+    wire::sendFrame(fd_, (wire::Message(Kind::BackingAnswer, question.request()) << allowed).bytes());
 }
 
 void WorkerChannel::release(quint32 id)
@@ -183,7 +234,7 @@ Error WorkerChannel::ended()
     return *death_;
 }
 
-Result<void> WorkerChannel::send(Kind kind, const Fields &fields)
+Result<void> WorkerChannel::send(Pending &pending, Kind kind, const Fields &fields)
 {
     if (auto dead = death())
         return *dead;
@@ -198,8 +249,7 @@ Result<void> WorkerChannel::send(Kind kind, const Fields &fields)
     message << wire::RequestContext{currentNameCharset(), IoTrace::enabled()};
     if (fields)
         fields(message);
-    cancelSent_ = false;
-    sentAtNs_ = IoTrace::enabled() ? IoTrace::elapsedNs() : 0;
+    pending.sentAtNs = IoTrace::enabled() ? IoTrace::elapsedNs() : 0;
     if (!wire::sendFrame(fd_, message.bytes()))
         return ended();
     return {};
@@ -216,6 +266,14 @@ Result<void> WorkerChannel::reply(const QByteArray &message)
 
 Result<wire::Received> WorkerChannel::next()
 {
+    Pending *pending = nullptr;
+    {
+        const std::lock_guard lock(mail_);
+        if (auto it = pending_.find(wire::currentRequest()); it != pending_.end())
+            pending = it->second;
+    }
+    if (!pending)
+        return broken(QStringLiteral("an answer was read outside a request"));
     using Clock = std::chrono::steady_clock;
     const auto asked = Clock::now();
     auto lastLook = asked;
@@ -226,23 +284,28 @@ Result<wire::Received> WorkerChannel::next()
     for (;;) {
         if (auto dead = death())
             return *dead;
-        if (!cancelSent_ && stopRequested()) {
-            cancelSent_ = true;
+        if (!pending->cancelSent && stopRequested()) {
+            pending->cancelSent = true;
             if (!wire::sendFrame(fd_, wire::Message(Kind::Cancel).bytes()))
                 return ended();
         }
-        pollfd ready{fd_, POLLIN, 0};
-        const int polled = reader_.hasFrame() ? 1 : ::poll(&ready, 1, 100);
-        if (polled < 0 && errno != EINTR)
-            return broken(QStringLiteral("poll: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
-        if (polled > 0) {
-            auto frame = reader_.next();
-            if (!frame)
-                return ended();
+        std::optional<QByteArray> frame;
+        bool over = false;
+        {
+            std::unique_lock lock(mail_);
+            arrived_.wait_for(lock, std::chrono::milliseconds(100), [&] { return !pending->frames.empty() || readerDone_; });
+            if (!pending->frames.empty()) {
+                frame = std::move(pending->frames.front());
+                pending->frames.pop_front();
+            } else {
+                over = readerDone_;
+            }
+        }
+        if (frame) {
             quiet_ = 0;
             wire::Received message(std::move(*frame));
             if (message.kind() == Kind::Trace) {
-                importTrace(message);
+                importTrace(message, pending->sentAtNs);
                 continue;
             }
             if (message.kind() == Kind::Problems) {
@@ -254,22 +317,8 @@ Result<wire::Received> WorkerChannel::next()
                     reportProblem(problem);
                 continue;
             }
-            if (message.kind() == Kind::AskBacking) {
-                QString image, backing;
-                message >> image >> backing;
-                if (!message.ok())
-                    return broken(QStringLiteral("a backing question"));
-                const BackingPolicy &policy = backingPolicy();
-                const bool allowed = policy.allowOutside || (policy.askOutside && policy.askOutside(image, backing));
-                if (allowed)
-                    approved_ << QFileInfo(backing).canonicalFilePath();
-                if (!wire::sendFrame(fd_, (wire::Message(Kind::BackingAnswer) << allowed).bytes()))
-                    return ended();
-                continue;
-            }
-            if (isWorkerRequest(message.kind())) {
-                if (!answerWorkerRequest(fd_, message, WorkerGrants{{file_}, approved_, scratchDir_, {}}))
-                    return ended();
+            if (message.kind() == Kind::AskBacking) { // asked on this thread: the user may be asked
+                answerBacking(message);
                 continue;
             }
             if (message.kind() == Kind::Failure) {
@@ -281,6 +330,8 @@ Result<wire::Received> WorkerChannel::next()
             }
             return message;
         }
+        if (over)
+            return ended();
         // No answer yet: has it read anything? (A worker decompressing a large entry is busy,
         // not stuck.)
         const auto now = Clock::now();
@@ -300,27 +351,48 @@ Result<wire::Received> WorkerChannel::next()
     }
 }
 
+Result<void> WorkerChannel::request(Kind kind, const Fields &fields, const std::function<Result<void>()> &then)
+{
+    const std::lock_guard lane(lanes_[int(wire::laneOf(kind))]);
+    const quint32 id = ++lastRequest_;
+    const wire::RequestScope asking(id); // what this thread sends from now on belongs to it
+    Pending pending;
+    {
+        const std::lock_guard lock(mail_);
+        pending_[id] = &pending;
+    }
+    Result<void> result = send(pending, kind, fields);
+    if (result)
+        result = then();
+    {
+        const std::lock_guard lock(mail_);
+        pending_.erase(id);
+    }
+    quiet_ = 0;
+    return result;
+}
+
 Result<wire::Received> WorkerChannel::ask(Kind kind, const Fields &fields)
 {
-    std::lock_guard lock(exchange_);
-    if (auto sent = send(kind, fields); !sent)
-        return std::move(sent).error();
-    auto answer = next();
-    quiet_ = 0;
-    return answer;
+    std::optional<wire::Received> answer;
+    auto asked = request(kind, fields, [&]() -> Result<void> {
+        auto got = next();
+        if (!got)
+            return std::move(got).error();
+        answer = std::move(*got);
+        return {};
+    });
+    if (!asked)
+        return std::move(asked).error();
+    return std::move(*answer);
 }
 
 Result<void> WorkerChannel::converse(Kind kind, const Fields &fields, const std::function<Result<void>()> &talk)
 {
-    std::lock_guard lock(exchange_);
-    if (auto sent = send(kind, fields); !sent)
-        return sent;
-    auto talked = talk();
-    quiet_ = 0;
-    return talked;
+    return request(kind, fields, talk);
 }
 
-void WorkerChannel::importTrace(wire::Received &message)
+void WorkerChannel::importTrace(wire::Received &message, int64_t sentAtNs)
 {
     wire::TraceFacts trace;
     message >> trace;
@@ -331,7 +403,7 @@ void WorkerChannel::importTrace(wire::Received &message)
     for (const auto &read : trace.reads) {
         if (read.file >= quint32(trace.files.size()) || read.layer >= quint32(trace.layers.size()))
             continue;
-        IoTrace::recordFrom(trace.files[read.file], read.offset, read.length, sentAtNs_ + read.tNs, 100 + read.thread, trace.layers[read.layer]);
+        IoTrace::recordFrom(trace.files[read.file], read.offset, read.length, sentAtNs + read.tNs, 100 + read.thread, trace.layers[read.layer]);
     }
 }
 

@@ -1,20 +1,28 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The client's end of one worker process (one per opened file): starts `archivescope-worker`
-// with one end of a socketpair, sends requests and reads their answers (one request at a time;
-// other callers wait), and watches it: how long it has gone without progress (no answer, no byte
-// read), and when it ends, why (a crash, the memory limit, being stopped) as an Error naming the
-// file. Once the worker is gone every request fails with that error; a new channel is a new
-// worker.
+// with one end of a socketpair, sends requests and reads their answers, and watches it: how long
+// it has gone without progress (no answer, no byte read), and when it ends, why (a crash, the
+// memory limit, being stopped) as an Error naming the file. Once the worker is gone every request
+// fails with that error; a new channel is a new worker.
+// Two requests may run at once, one per lane (wire::laneOf): a listing or walk (converse), and a
+// short one (ask: the details pane's read while the tree is listed). Further callers wait for
+// their lane. One thread reads the socket and hands each answer to the thread whose request it
+// belongs to; it answers the worker's file requests itself.
 
 #include "sandbox/lockdown.h"
 #include "io/result.h"
+#include "open/worker/file_requests.h"
 #include "open/worker/wire.h"
 
 #include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <map>
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 namespace asc {
 
@@ -44,16 +52,18 @@ public:
     WorkerChannel(const WorkerChannel &) = delete;
     WorkerChannel &operator=(const WorkerChannel &) = delete;
 
-    // A request with one answer: sends it (its context filled in from the calling thread: name
-    // charset, tracing) and returns the answer; a Failure answer comes back as its Error.
+    // A request with one answer (the short lane): sends it (its context filled in from the
+    // calling thread: name charset, tracing) and returns the answer; a Failure answer comes back
+    // as its Error.
     using Fields = std::function<void(wire::Message &)>;
     Result<wire::Received> ask(wire::Kind kind, const Fields &fields);
-    // A request with many answers: sends it, then `talk` reads them with next() and may answer
-    // with reply() until it has read the last one (it must, unless next() failed). Other
-    // requests wait meanwhile.
+    // A request with many answers (the streaming lane): sends it, then `talk` reads them with
+    // next() and may answer with reply() until it has read the last one (it must, unless next()
+    // failed). Other conversations wait meanwhile; ask() does not.
     Result<void> converse(wire::Kind kind, const Fields &fields, const std::function<Result<void>()> &talk);
-    // Only inside converse(): the next answer (problems and traces are taken care of here: the
-    // problems are reported on the calling thread, the reads join this process's trace).
+    // Only inside converse(), on its thread: the next answer (problems and traces are taken care
+    // of here: the problems are reported on the calling thread, the reads join this process's
+    // trace).
     Result<wire::Received> next();
     Result<void> reply(const QByteArray &message);
     // The answer could not be read: the conversation is out of step, the worker is ended.
@@ -71,11 +81,24 @@ public:
     pid_t pid() const { return pid_; }
 
 private:
+    // A request being answered: what the reading thread has handed over for it, and what its
+    // own thread keeps.
+    struct Pending {
+        std::deque<QByteArray> frames; // under mail_
+        bool cancelSent = false; // the asking thread's only
+        int64_t sentAtNs = 0; // ... when it was sent, on this process's trace clock
+    };
+
     WorkerChannel(QString file, int fd, pid_t pid, const WorkerSettings &settings);
-    Result<void> send(wire::Kind kind, const Fields &fields);
+    // Sends a request in its lane and runs `then` (which reads its answers) on this thread.
+    Result<void> request(wire::Kind kind, const Fields &fields, const std::function<Result<void>()> &then);
+    Result<void> send(Pending &pending, wire::Kind kind, const Fields &fields);
     Error ended(); // reaps the worker, the error every request answers from now on
     std::optional<Error> death() const; // death_, read under its lock
-    void importTrace(wire::Received &message);
+    void importTrace(wire::Received &message, int64_t sentAtNs);
+    void read(); // the reading thread
+    void answerBacking(wire::Received &question);
+    WorkerGrants grants() const;
 
     QString file_;
     int fd_;
@@ -83,7 +106,8 @@ private:
     LockdownLimits limits_;
     int stopAfterQuietSeconds_ = 0;
     std::atomic<bool> stalled_{false}; // stopped for its silence, not by request
-    std::mutex exchange_; // one request at a time
+    std::mutex lanes_[wire::kLanes]; // one request per lane at a time
+    std::atomic<quint32> lastRequest_{0};
     std::mutex releaseMutex_;
     QList<quint32> released_;
     std::atomic<int> quiet_{0};
@@ -91,11 +115,14 @@ private:
     std::atomic<bool> stopped_{false};
     mutable std::mutex deathMutex_; // guards death_ (set once, by whichever thread sees the end first)
     std::optional<Error> death_;
+    mutable std::mutex approvedMutex_; // guards approved_ (asked on a request's thread, read by the reader)
     QStringList approved_; // backing files outside the folder the user allowed
     QString scratchDir_;
-    wire::FrameReader reader_; // the worker's answers, read ahead (they carry no descriptors)
-    bool cancelSent_ = false;
-    int64_t sentAtNs_ = 0; // when the running request was sent, on this process's trace clock
+    std::mutex mail_; // guards pending_, readerDone_
+    std::condition_variable arrived_;
+    std::map<quint32, Pending *> pending_; // the requests running, by number
+    bool readerDone_ = false; // the worker's end of the socket has closed
+    std::thread reader_;
 };
 
 using WorkerPtr = std::shared_ptr<WorkerChannel>;

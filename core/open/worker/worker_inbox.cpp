@@ -40,13 +40,16 @@ void WorkerInbox::read()
             if (!frame) {
                 gone_ = true;
             } else if (kind == Kind::Cancel) {
-                cancelledRequest_ = requestsRead_; // it follows the request it stops
+                const quint32 request = wire::Received(*frame).request();
+                if (running_.count(request))
+                    cancelled_.insert(request);
             } else if (isAnswer(kind)) {
                 answers_.push_back({std::move(*frame), std::exchange(passed, -1)});
             } else {
                 if (kind != Kind::Release)
-                    ++requestsRead_;
-                requests_.push_back(std::move(*frame));
+                    running_.insert(wire::Received(*frame).request());
+                const wire::Lane lane = kind == Kind::Release ? wire::Lane::Single : wire::laneOf(kind);
+                requests_[int(lane)].push_back(std::move(*frame));
             }
         }
         if (passed >= 0)
@@ -57,24 +60,30 @@ void WorkerInbox::read()
     }
 }
 
-std::optional<QByteArray> WorkerInbox::nextRequest()
+std::optional<QByteArray> WorkerInbox::nextRequest(wire::Lane lane)
 {
+    auto &queue = requests_[int(lane)];
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return gone_ || !requests_.empty(); });
-    if (requests_.empty())
+    changed_.wait(lock, [&] { return gone_ || !queue.empty(); });
+    if (queue.empty())
         return std::nullopt;
-    QByteArray frame = std::move(requests_.front());
-    requests_.pop_front();
-    if (wire::Received(frame).kind() != Kind::Release)
-        ++requestsTaken_;
+    QByteArray frame = std::move(queue.front());
+    queue.pop_front();
     return frame;
 }
 
-bool WorkerInbox::cancelled() const
+bool WorkerInbox::cancelled(quint32 request) const
 {
     std::lock_guard lock(mutex_);
     // A client that is gone wants nothing more either.
-    return gone_ || (cancelledRequest_ != 0 && cancelledRequest_ == requestsTaken_);
+    return gone_ || cancelled_.count(request);
+}
+
+void WorkerInbox::finished(quint32 request)
+{
+    std::lock_guard lock(mutex_);
+    running_.erase(request);
+    cancelled_.erase(request);
 }
 
 QByteArray WorkerInbox::ask(const QByteArray &question, Kind answer, int *passed)

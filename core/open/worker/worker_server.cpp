@@ -22,6 +22,9 @@
 #include <sys/ptrace.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <mutex>
+#include <shared_mutex>
+#include <thread>
 #include <unordered_map>
 
 namespace asc {
@@ -33,6 +36,9 @@ using wire::Message;
 using wire::Received;
 
 constexpr quint64 kMaxRead = 16u << 20;
+
+// The problems met by the request this (serving) thread runs, sent before its answer.
+thread_local std::vector<Error> tProblems;
 constexpr size_t kBatchEntries = 1024;
 
 class Server {
@@ -53,7 +59,17 @@ public:
         // are all read by the inbox's thread.
         inbox_ = std::make_unique<WorkerInbox>(fd_);
         askParentThrough(*inbox_, fd_);
-        while (auto frame = inbox_->nextRequest()) {
+        // Short requests (a read, an open: the window's preview) are served beside a listing.
+        std::thread single([this] { serve(wire::Lane::Single); });
+        serve(wire::Lane::Stream);
+        single.join();
+        return 0;
+    }
+
+private:
+    void serve(wire::Lane lane)
+    {
+        while (auto frame = inbox_->nextRequest(lane)) {
             Received request(std::move(*frame));
             if (request.kind() == Kind::Release) {
                 release(request);
@@ -62,26 +78,35 @@ public:
             wire::RequestContext context;
             request >> context;
             if (!request.ok())
-                return 0; // a client that speaks nonsense is not ours
-            problems_.clear();
+                ::_exit(0); // a client that speaks nonsense is not ours
+            const quint32 id = request.request();
+            const wire::RequestScope answering(id); // what this thread sends belongs to it
+            tProblems.clear();
             const NameCharsetScope charset(context.nameCharset);
-            const ProblemScope collect([this](const Error &problem) { problems_.push_back(problem); });
-            const CancelScope stop([this] { return cancelArrived(); });
-            if (context.trace)
+            const ProblemScope collect([](const Error &problem) { tProblems.push_back(problem); });
+            const CancelScope stop([this, id] { return inbox_->cancelled(id); });
+            // The trace is the process's: a traced request runs alone.
+            std::shared_lock<std::shared_mutex> shared(tracing_, std::defer_lock);
+            std::unique_lock<std::shared_mutex> alone(tracing_, std::defer_lock);
+            if (context.trace) {
+                alone.lock();
                 IoTrace::start();
+            } else {
+                shared.lock();
+            }
             const QByteArray answer = handle(request);
-            if (!problems_.empty())
-                send((Message(Kind::Problems) << problems_).bytes());
+            if (!tProblems.empty())
+                send((Message(Kind::Problems) << tProblems).bytes());
             if (context.trace)
                 sendTrace();
+            inbox_->finished(id);
             if (!wire::sendFrame(fd_, answer))
-                return 0;
+                ::_exit(0);
             // A listing or an opening leaves freed batches and buffers behind: give them back
             // while the worker waits (an idle worker should stay small).
             if (request.kind() != Kind::ReadAt && request.kind() != Kind::Find)
                 ::malloc_trim(0);
         }
-        return 0;
     }
 
 private:
@@ -131,8 +156,8 @@ private:
             return tryForbidden(request);
         default:
             if (auto act = acts_.find(request.kind()); act != acts_.end())
-                return act->second(request, WorkerActContext{[this](const QByteArray &message) { return send(message); },
-                                                             [this] { return cancelArrived(); }});
+                return act->second(request, WorkerActContext{[this, id = request.request()](const QByteArray &message) { return send(wire::stamped(message, id)); },
+                                                             [this, id = request.request()] { return inbox_->cancelled(id); }});
             return failure(Error::make(ErrorKind::Usage, QStringLiteral("worker"), QStringLiteral("unknown request %1").arg(int(request.kind()))));
         }
     }
@@ -182,10 +207,10 @@ private:
         auto flush = [&] {
             lastFlush = std::chrono::steady_clock::now();
             gone = gone || !send((Message(Kind::Batch) << batch).bytes());
-            if (!problems_.empty())
-                gone = gone || !send((Message(Kind::Problems) << problems_).bytes());
+            if (!tProblems.empty())
+                gone = gone || !send((Message(Kind::Problems) << tProblems).bytes());
             batch.clear();
-            problems_.clear();
+            tProblems.clear();
         };
         const Container::EntrySink sink = [&](const Entry &entry) {
             batch.push_back(entry);
@@ -212,11 +237,16 @@ private:
         quint32 id = 0;
         quint64 offset = 0, length = 0;
         request >> id >> offset >> length;
-        auto it = sources_.find(id);
-        if (it == sources_.end())
-            return failure(unknown(id));
+        SourcePtr source;
+        {
+            const std::lock_guard lock(objects_);
+            auto it = sources_.find(id);
+            if (it == sources_.end())
+                return failure(unknown(id));
+            source = it->second;
+        }
         QByteArray bytes(qsizetype(std::min(length, kMaxRead)), Qt::Uninitialized);
-        auto got = it->second->readAt(offset, std::span<char>(bytes.data(), size_t(bytes.size())));
+        auto got = source->readAt(offset, std::span<char>(bytes.data(), size_t(bytes.size())));
         if (!got)
             return failure(got.error());
         bytes.truncate(qsizetype(*got));
@@ -325,6 +355,7 @@ private:
     {
         QList<quint32> ids;
         request >> ids;
+        const std::lock_guard lock(objects_);
         for (quint32 id : ids) {
             containers_.erase(id);
             sources_.erase(id);
@@ -333,15 +364,23 @@ private:
 
     wire::SourceFacts keep(const SourcePtr &source)
     {
-        const quint32 id = nextId_++;
-        sources_[id] = source;
+        quint32 id;
+        {
+            const std::lock_guard lock(objects_);
+            id = nextId_++;
+            sources_[id] = source;
+        }
         return {id, source->size(), source->name(), source->opaque()};
     }
 
     wire::ContainerFacts keep(const ContainerPtr &container)
     {
-        const quint32 id = nextId_++;
-        containers_[id] = container;
+        quint32 id;
+        {
+            const std::lock_guard lock(objects_);
+            id = nextId_++;
+            containers_[id] = container;
+        }
         return {id,
                 container->formatName(),
                 container->info(),
@@ -356,6 +395,7 @@ private:
     {
         quint32 id = 0;
         request >> id;
+        const std::lock_guard lock(objects_);
         auto it = containers_.find(id);
         if (it == containers_.end())
             return unknown(id);
@@ -371,9 +411,9 @@ private:
 
     bool send(const QByteArray &message) { return wire::sendFrame(fd_, message); }
 
-    // Whether the client asked to stop the running request: its Cancel has arrived (the inbox
-    // reads it as it comes). Asked per read, also by a decoding thread reading ahead.
-    bool cancelArrived() const { return inbox_->cancelled(); }
+    // Whether the client asked to stop the request this thread serves: its Cancel has arrived
+    // (the inbox reads it as it comes).
+    bool cancelArrived() const { return inbox_->cancelled(wire::currentRequest()); }
 
     void sendTrace()
     {
@@ -394,10 +434,11 @@ private:
 
     int fd_;
     std::map<Kind, WorkerAct> acts_; // added by higher layers (the bench)
+    std::mutex objects_; // guards containers_, sources_ and nextId_ (both lanes use them)
     std::unordered_map<quint32, ContainerPtr> containers_;
     std::unordered_map<quint32, SourcePtr> sources_;
     quint32 nextId_ = 1;
-    std::vector<Error> problems_;
+    std::shared_mutex tracing_; // a traced request holds it alone
     std::unique_ptr<WorkerInbox> inbox_;
 };
 
