@@ -21,11 +21,26 @@ bool Bzip2PointIndex::plausible(uint64_t fileSize) const
 
 void Bzip2PointRecorder::block(const Bzip2Point &point)
 {
+    const std::lock_guard lock(mutex_);
     restart_points::keep(points_, point, spacing_);
+}
+
+std::optional<Bzip2PointIndex> Bzip2PointRecorder::sofar(uint64_t reached) const
+{
+    std::vector<Bzip2Point> points;
+    {
+        const std::lock_guard lock(mutex_);
+        points = points_;
+    }
+    auto kept = restart_points::finish(std::move(points), reached);
+    if (!kept)
+        return std::nullopt;
+    return Bzip2PointIndex{std::move(*kept), reached};
 }
 
 std::optional<Bzip2PointIndex> Bzip2PointRecorder::finish(uint64_t decodedSize)
 {
+    const std::lock_guard lock(mutex_);
     auto points = restart_points::finish(std::exchange(points_, {}), decodedSize);
     if (!points)
         return std::nullopt; // one block: nothing to restart at but the start

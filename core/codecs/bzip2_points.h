@@ -10,6 +10,7 @@
 #include "byte_stream.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -43,9 +44,13 @@ public:
     // The stream ended after `decodedSize` bytes: the index, or nothing when there is no
     // restart point besides the start (one block).
     std::optional<Bzip2PointIndex> finish(uint64_t decodedSize);
+    // While the stream is still being decoded, from any thread: the points before decoded offset
+    // `reached` (a stream read from one of them goes on to the file's end).
+    std::optional<Bzip2PointIndex> sofar(uint64_t reached) const;
 
 private:
     uint64_t spacing_;
+    mutable std::mutex mutex_; // points_: sofar() reads them from another thread
     std::vector<Bzip2Point> points_;
 };
 

@@ -22,11 +22,26 @@ bool FramePointIndex::plausible(uint64_t fileSize) const
 
 void FramePointRecorder::frame(const FramePoint &point)
 {
+    const std::lock_guard lock(mutex_);
     restart_points::keep(points_, point, spacing_);
+}
+
+std::optional<FramePointIndex> FramePointRecorder::sofar(uint64_t reached) const
+{
+    std::vector<FramePoint> points;
+    {
+        const std::lock_guard lock(mutex_);
+        points = points_;
+    }
+    auto kept = restart_points::finish(std::move(points), reached);
+    if (!kept)
+        return std::nullopt;
+    return FramePointIndex{std::move(*kept), reached};
 }
 
 std::optional<FramePointIndex> FramePointRecorder::finish(uint64_t decodedSize)
 {
+    const std::lock_guard lock(mutex_);
     auto points = restart_points::finish(std::exchange(points_, {}), decodedSize);
     if (!points)
         return std::nullopt; // one frame: nothing to restart at but the start

@@ -10,6 +10,7 @@
 #include "byte_stream.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -38,9 +39,13 @@ public:
     void frame(const FramePoint &point);
     // The stream ended after `decodedSize` bytes: the index, or nothing for a single frame.
     std::optional<FramePointIndex> finish(uint64_t decodedSize);
+    // While the stream is still being decoded, from any thread: the points before decoded offset
+    // `reached` (a stream read from one of them goes on to the file's end).
+    std::optional<FramePointIndex> sofar(uint64_t reached) const;
 
 private:
     uint64_t spacing_;
+    mutable std::mutex mutex_; // points_: sofar() reads them from another thread
     std::vector<FramePoint> points_;
 };
 

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <utility>
 
 namespace asc {
 
@@ -48,27 +49,50 @@ void GzipSeekRecorder::memberStart(uint64_t out, uint64_t headerOffset)
     s.point.out = out;
     s.point.bit = headerOffset * 8;
     s.point.memberStart = true;
+    const std::lock_guard lock(mutex_);
     points_.push_back(std::move(s));
 }
 
 void GzipSeekRecorder::blockPoint(GzipSeekPoint point, uint32_t memberCrc)
 {
     point.memberStart = false;
+    const std::lock_guard lock(mutex_);
     points_.push_back({std::move(point), memberCrc});
 }
 
 void GzipSeekRecorder::memberEnd(uint64_t out, uint32_t memberCrc)
 {
+    const std::lock_guard lock(mutex_);
     ends_.emplace_back(out, memberCrc);
 }
 
 std::optional<GzipSeekIndex> GzipSeekRecorder::finish(uint64_t decodedSize)
 {
+    const std::lock_guard lock(mutex_);
+    if (ends_.empty() || ends_.back().first != decodedSize)
+        return std::nullopt; // the last member did not end where the stream did
+    return assemble(std::exchange(points_, {}), true, ends_, decodedSize);
+}
+
+std::optional<GzipSeekIndex> GzipSeekRecorder::sofar() const
+{
+    std::vector<Start> points;
+    Ends ends;
+    {
+        const std::lock_guard lock(mutex_);
+        points = points_; // the windows are shared, not copied
+        ends = ends_;
+    }
+    return assemble(std::move(points), false, ends, 0);
+}
+
+std::optional<GzipSeekIndex> GzipSeekRecorder::assemble(std::vector<Start> points, bool whole, const Ends &ends, uint64_t end)
+{
     // In order of offset; a member start after an empty member at the same offset serves it
     // (the later one), and no block point shares an offset with a member start.
-    std::stable_sort(points_.begin(), points_.end(), [](const Start &a, const Start &b) { return a.point.out < b.point.out; });
+    std::stable_sort(points.begin(), points.end(), [](const Start &a, const Start &b) { return a.point.out < b.point.out; });
     std::vector<Start> kept;
-    for (Start &s : points_) {
+    for (Start &s : points) {
         if (!kept.empty() && kept.back().point.out == s.point.out) {
             if (!kept.back().point.memberStart || !s.point.memberStart)
                 return std::nullopt;
@@ -77,30 +101,34 @@ std::optional<GzipSeekIndex> GzipSeekRecorder::finish(uint64_t decodedSize)
         }
         kept.push_back(std::move(s));
     }
-    if (kept.empty() || ends_.empty() || ends_.back().first != decodedSize)
+    // So far: the stream ends at the latest point, whose own span is not known yet.
+    const size_t spans = whole ? kept.size() : kept.size() - std::min<size_t>(kept.size(), 1);
+    if (!whole && spans > 0)
+        end = kept[spans].point.out;
+    if (spans == 0)
         return std::nullopt;
     auto endCrcAt = [&](uint64_t out) -> std::optional<uint32_t> {
-        auto it = std::lower_bound(ends_.begin(), ends_.end(), out, [](const auto &e, uint64_t o) { return e.first < o; });
+        auto it = std::lower_bound(ends.begin(), ends.end(), out, [](const auto &e, uint64_t o) { return e.first < o; });
         // Empty members end where they start: the last end at this offset is the member before.
         std::optional<uint32_t> crc;
-        for (; it != ends_.end() && it->first == out; ++it)
+        for (; it != ends.end() && it->first == out; ++it)
             crc = it->second;
         return crc;
     };
     GzipSeekIndex index;
-    index.decodedSize = decodedSize;
-    for (size_t i = 0; i < kept.size(); ++i) {
-        const uint64_t end = i + 1 < kept.size() ? kept[i + 1].point.out : decodedSize;
+    index.decodedSize = end;
+    for (size_t i = 0; i < spans; ++i) {
+        const uint64_t spanEnd = i + 1 < kept.size() ? kept[i + 1].point.out : end;
         std::optional<uint32_t> crcEnd;
         if (i + 1 < kept.size() && !kept[i + 1].point.memberStart)
             crcEnd = kept[i + 1].crc; // the same member goes on
         else
-            crcEnd = endCrcAt(end); // its member ends there
+            crcEnd = endCrcAt(spanEnd); // its member ends there
         if (!crcEnd)
             return std::nullopt;
         // crc(A + B) = shift(crc(A), |B|) ^ crc(B): the span's own CRC from the member's two.
         GzipSeekPoint p = std::move(kept[i].point);
-        p.spanCrc = *crcEnd ^ uint32_t(crc32_combine(kept[i].crc, 0, z_off_t(end - p.out)));
+        p.spanCrc = *crcEnd ^ uint32_t(crc32_combine(kept[i].crc, 0, z_off_t(spanEnd - p.out)));
         index.points.push_back(std::move(p));
     }
     return index;

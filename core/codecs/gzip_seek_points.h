@@ -10,6 +10,7 @@
 #include "byte_stream.h"
 
 #include <QByteArray>
+#include <mutex>
 #include <memory>
 #include <vector>
 
@@ -58,6 +59,9 @@ public:
     // The stream ended after `decodedSize` bytes: the index, or nothing when the events do not
     // add up (a member not ended, a point outside its member).
     std::optional<GzipSeekIndex> finish(uint64_t decodedSize);
+    // While the stream is still being inflated, from any thread: the spans complete so far (up to
+    // the latest point), an index of a stream that ends there; nothing before a second point.
+    std::optional<GzipSeekIndex> sofar() const;
     uint64_t spacing() const { return spacing_; }
 
 private:
@@ -65,10 +69,14 @@ private:
         GzipSeekPoint point;
         uint32_t crc = 0; // the member's CRC at the point
     };
+    using Ends = std::vector<std::pair<uint64_t, uint32_t>>; // (out, member CRC), in order
+    // The index of the first `spans` of the ordered points, the last ending at `end`.
+    static std::optional<GzipSeekIndex> assemble(std::vector<Start> points, bool whole, const Ends &ends, uint64_t end);
     uint64_t spacing_;
-    uint64_t nextDue_ = 0;
+    uint64_t nextDue_ = 0; // the inflating thread's alone
+    mutable std::mutex mutex_; // points_ and ends_: sofar() reads them from another thread
     std::vector<Start> points_;
-    std::vector<std::pair<uint64_t, uint32_t>> ends_; // (out, member CRC), in order
+    Ends ends_;
 };
 
 // The decoded stream from `offset` on, read through `index`: each span is inflated from its point

@@ -15,6 +15,7 @@
 
 #include <QJsonArray>
 #include <archive.h>
+#include <optional>
 #include <vector>
 
 namespace asc {
@@ -171,6 +172,76 @@ std::shared_ptr<const ArchiveIndex> ArchiveContainer::index() const
     return index_;
 }
 
+// Publishes a running first pass for indexSoFar(), and withdraws it however the pass ends.
+class ArchiveContainer::FirstPassScope {
+public:
+    FirstPassScope(ArchiveContainer &container, const FirstPass &pass)
+        : container_(container)
+    {
+        const std::lock_guard lock(container_.indexMutex_);
+        if (!container_.pass_) // two listings at once: the first one's points serve
+            container_.pass_ = mine_ = &pass;
+    }
+    ~FirstPassScope()
+    {
+        const std::lock_guard lock(container_.indexMutex_);
+        if (mine_ && container_.pass_ == mine_)
+            container_.pass_ = nullptr;
+    }
+    FirstPassScope(const FirstPassScope &) = delete;
+    FirstPassScope &operator=(const FirstPassScope &) = delete;
+
+private:
+    ArchiveContainer &container_;
+    const FirstPass *mine_ = nullptr;
+};
+
+std::shared_ptr<const ArchiveIndex> ArchiveContainer::indexSoFar(const Entry &entry) const
+{
+    const std::lock_guard lock(indexMutex_);
+    if (!pass_)
+        return nullptr;
+    const ArchiveIndex &made = *pass_->made;
+    const size_t at = size_t(entry.ordinal);
+    if (at >= made.entries.size() || made.entries[at].path != entry.path)
+        return nullptr;
+    auto sofar = std::make_shared<ArchiveIndex>();
+    sofar->libarchiveFormat = libarchiveFormat_;
+    sofar->memberFormat = memberFormat_;
+    sofar->filters = filters_;
+    // Up to the member: the entry source checks its own path and header offset there.
+    sofar->entries.assign(made.entries.begin(), made.entries.begin() + std::ptrdiff_t(at) + 1);
+    sofar->headers.assign(made.headers.begin(), made.headers.begin() + std::ptrdiff_t(at) + 1);
+    const uint64_t reached = made.headers.back() + 1; // the latest header is decoded
+    if (pass_->gzip) {
+        // Gzip spans end at the latest point: the member must end before it, which its
+        // successor's header shows.
+        auto points = pass_->gzip->sofar();
+        if (!points || at + 1 >= made.headers.size() || made.headers[at + 1] > points->decodedSize)
+            return nullptr;
+        sofar->decodedSize = points->decodedSize;
+        sofar->gzip = std::make_shared<const GzipSeekIndex>(std::move(*points));
+    } else if (pass_->bzip2) {
+        auto points = pass_->bzip2->sofar(reached);
+        if (!points)
+            return nullptr;
+        sofar->decodedSize = reached;
+        sofar->bzip2 = std::make_shared<const Bzip2PointIndex>(std::move(*points));
+    } else if (pass_->frames) {
+        auto points = pass_->frames->sofar(reached);
+        if (!points)
+            return nullptr;
+        sofar->decodedSize = reached;
+        sofar->frames = std::make_shared<const FramePointIndex>(std::move(*points));
+    } else if (pass_->xz) {
+        sofar->decodedSize = pass_->xz->decodedSize;
+        sofar->xz = pass_->xz;
+    } else {
+        return nullptr;
+    }
+    return sofar;
+}
+
 Result<void> ArchiveContainer::list(const EntrySink &sink)
 {
     if (auto kept = index()) {
@@ -197,6 +268,17 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
     if (!r)
         return std::move(r).error();
     ArchiveIndex made;
+    // xz lists its blocks at its end: known before the pass, and a member opened during it
+    // starts at the block before it.
+    std::shared_ptr<const XzBlockIndex> xzBlocks;
+    if (identity && filters_ == QStringList{QStringLiteral("xz")}) {
+        if (auto blocks = readXzBlocks(*source_))
+            xzBlocks = std::make_shared<const XzBlockIndex>(std::move(*blocks));
+    }
+    const FirstPass pass{&made, recorders.gzip, recorders.bzip2, recorders.frames, xzBlocks};
+    std::optional<FirstPassScope> running;
+    if (identity)
+        running.emplace(*this, pass);
     const uint64_t problemsBefore = problemsReportedHere();
     Entry entry;
     for (;;) {
@@ -206,12 +288,15 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
         if (!*more)
             break;
         if (identity) {
+            const uint64_t header = (*r)->headerPosition();
+            const std::lock_guard lock(indexMutex_);
             made.entries.push_back(entry);
-            made.headers.push_back((*r)->headerPosition());
+            made.headers.push_back(header);
         }
         if (!sink(entry))
             return {};
     }
+    running.reset();
     // An archive with problems is listed in full each time: the index would hide them.
     if (!identity || problemsReportedHere() != problemsBefore)
         return {};
@@ -232,10 +317,8 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
     } else if (recorders.frames) {
         if (auto points = framePoints.finish(*decoded))
             made.frames = std::make_shared<const FramePointIndex>(std::move(*points));
-    } else if (filters_ == QStringList{QStringLiteral("xz")}) {
-        // xz's blocks are its own restart points, listed at its end.
-        if (auto blocks = readXzBlocks(*source_); blocks && blocks->decodedSize == *decoded)
-            made.xz = std::make_shared<const XzBlockIndex>(std::move(*blocks));
+    } else if (xzBlocks && xzBlocks->decodedSize == *decoded) {
+        made.xz = xzBlocks; // xz's blocks are its own restart points, listed at its end
     }
     auto kept = std::make_shared<const ArchiveIndex>(std::move(made));
     index_cache::remember(kept);
@@ -292,7 +375,10 @@ Result<SourcePtr> ArchiveContainer::open(const Entry &entry)
         return Error::make(ErrorKind::Unsupported, name, QStringLiteral("unreadable: %1").arg(QString::fromUtf8(entry.problem)));
     if (entry.dataOffset != kUnknown && entry.type == EntryType::File)
         return SourcePtr(std::make_shared<SliceSource>(source_, entry.dataOffset, entry.size, name));
-    return ArchiveEntrySource::open(source_, mode_, charset_, entry, name, index());
+    auto kept = index();
+    if (!kept)
+        kept = indexSoFar(entry); // the first listing still runs: from a point it made already
+    return ArchiveEntrySource::open(source_, mode_, charset_, entry, name, std::move(kept));
 }
 
 QJsonObject ArchiveContainer::info() const

@@ -47,8 +47,24 @@ private:
     CompressedFacts facts_; // single compressed files only
     bool indexable_ = false;
     MemberFormat memberFormat_ = MemberFormat::Tar; // when indexable
-    mutable std::mutex indexMutex_; // a listing on one thread may make it while another reads
+    // The first listing as it goes, for a member opened meanwhile on another thread (the
+    // window's preview while its tree still loads): what is known so far.
+    struct FirstPass {
+        const ArchiveIndex *made = nullptr; // entries and headers so far
+        const GzipSeekRecorder *gzip = nullptr;
+        const Bzip2PointRecorder *bzip2 = nullptr;
+        const FramePointRecorder *frames = nullptr;
+        std::shared_ptr<const XzBlockIndex> xz; // read from the file's end before the pass
+    };
+    // An index of what the running first pass made, leading to `entry` from a point before it;
+    // null when none does (no pass running, no point yet, or the member reaches past the
+    // points made so far).
+    std::shared_ptr<const ArchiveIndex> indexSoFar(const Entry &entry) const;
+    class FirstPassScope;
+
+    mutable std::mutex indexMutex_; // guards index_, pass_ and what pass_ points to
     std::shared_ptr<const ArchiveIndex> index_;
+    const FirstPass *pass_ = nullptr;
 };
 
 } // namespace asc
