@@ -4,8 +4,6 @@
 #include "bzip2_stream.h"
 #include "restart_points.h"
 
-#include <utility>
-
 namespace asc {
 
 size_t Bzip2PointIndex::pointFor(uint64_t offset) const
@@ -17,34 +15,6 @@ bool Bzip2PointIndex::plausible(uint64_t fileSize) const
 {
     return restart_points::plausible(
         points, decodedSize, fileSize, [](const Bzip2Point &p) { return p.bit / 8; }, [](const Bzip2Point &p) { return p.level >= 1 && p.level <= 9; });
-}
-
-void Bzip2PointRecorder::block(const Bzip2Point &point)
-{
-    const std::lock_guard lock(mutex_);
-    restart_points::keep(points_, point, spacing_);
-}
-
-std::optional<Bzip2PointIndex> Bzip2PointRecorder::sofar(uint64_t reached) const
-{
-    std::vector<Bzip2Point> points;
-    {
-        const std::lock_guard lock(mutex_);
-        points = points_;
-    }
-    auto kept = restart_points::finish(std::move(points), reached);
-    if (!kept)
-        return std::nullopt;
-    return Bzip2PointIndex{std::move(*kept), reached};
-}
-
-std::optional<Bzip2PointIndex> Bzip2PointRecorder::finish(uint64_t decodedSize)
-{
-    const std::lock_guard lock(mutex_);
-    auto points = restart_points::finish(std::exchange(points_, {}), decodedSize);
-    if (!points)
-        return std::nullopt; // one block: nothing to restart at but the start
-    return Bzip2PointIndex{std::move(*points), decodedSize};
 }
 
 Result<StreamPtr> openBzip2At(SourcePtr source, std::shared_ptr<const Bzip2PointIndex> index, uint64_t offset, const QString &where)

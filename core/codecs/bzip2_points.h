@@ -8,9 +8,9 @@
 // still checked at its end: a point that does not match its file is an error, never wrong bytes.
 
 #include "byte_stream.h"
+#include "restart_points.h"
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -34,24 +34,13 @@ struct Bzip2PointIndex {
 };
 
 // Collects a point per block handed out, at least `spacing` decoded bytes apart.
-class Bzip2PointRecorder {
+class Bzip2PointRecorder : public restart_points::Recorder<Bzip2Point, Bzip2PointIndex> {
 public:
     explicit Bzip2PointRecorder(uint64_t spacing = uint64_t(1) << 20)
-        : spacing_(spacing)
+        : Recorder(spacing)
     {
     }
-    void block(const Bzip2Point &point);
-    // The stream ended after `decodedSize` bytes: the index, or nothing when there is no
-    // restart point besides the start (one block).
-    std::optional<Bzip2PointIndex> finish(uint64_t decodedSize);
-    // While the stream is still being decoded, from any thread: the points before decoded offset
-    // `reached` (a stream read from one of them goes on to the file's end).
-    std::optional<Bzip2PointIndex> sofar(uint64_t reached) const;
-
-private:
-    uint64_t spacing_;
-    mutable std::mutex mutex_; // points_: sofar() reads them from another thread
-    std::vector<Bzip2Point> points_;
+    void block(const Bzip2Point &point) { add(point); }
 };
 
 // The decoded stream from `offset` on, decoded from the block holding it. `where` names the file

@@ -5,8 +5,6 @@
 #include "restart_points.h"
 #include "zstd_stream.h"
 
-#include <utility>
-
 namespace asc {
 
 size_t FramePointIndex::pointFor(uint64_t offset) const
@@ -18,34 +16,6 @@ bool FramePointIndex::plausible(uint64_t fileSize) const
 {
     return restart_points::plausible(
         points, decodedSize, fileSize, [](const FramePoint &p) { return p.byte; }, [](const FramePoint &) { return true; });
-}
-
-void FramePointRecorder::frame(const FramePoint &point)
-{
-    const std::lock_guard lock(mutex_);
-    restart_points::keep(points_, point, spacing_);
-}
-
-std::optional<FramePointIndex> FramePointRecorder::sofar(uint64_t reached) const
-{
-    std::vector<FramePoint> points;
-    {
-        const std::lock_guard lock(mutex_);
-        points = points_;
-    }
-    auto kept = restart_points::finish(std::move(points), reached);
-    if (!kept)
-        return std::nullopt;
-    return FramePointIndex{std::move(*kept), reached};
-}
-
-std::optional<FramePointIndex> FramePointRecorder::finish(uint64_t decodedSize)
-{
-    const std::lock_guard lock(mutex_);
-    auto points = restart_points::finish(std::exchange(points_, {}), decodedSize);
-    if (!points)
-        return std::nullopt; // one frame: nothing to restart at but the start
-    return FramePointIndex{std::move(*points), decodedSize};
 }
 
 Result<StreamPtr> openFramesAt(SourcePtr source, FrameFormat format, std::shared_ptr<const FramePointIndex> index, uint64_t offset, const QString &where)

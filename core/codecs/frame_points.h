@@ -8,9 +8,9 @@
 // content checksum, when it has one, is checked by the decoder as on a full read.
 
 #include "byte_stream.h"
+#include "restart_points.h"
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -30,23 +30,13 @@ struct FramePointIndex {
 };
 
 // Collects frame starts at least `spacing` decoded bytes apart.
-class FramePointRecorder {
+class FramePointRecorder : public restart_points::Recorder<FramePoint, FramePointIndex> {
 public:
     explicit FramePointRecorder(uint64_t spacing = uint64_t(1) << 20)
-        : spacing_(spacing)
+        : Recorder(spacing)
     {
     }
-    void frame(const FramePoint &point);
-    // The stream ended after `decodedSize` bytes: the index, or nothing for a single frame.
-    std::optional<FramePointIndex> finish(uint64_t decodedSize);
-    // While the stream is still being decoded, from any thread: the points before decoded offset
-    // `reached` (a stream read from one of them goes on to the file's end).
-    std::optional<FramePointIndex> sofar(uint64_t reached) const;
-
-private:
-    uint64_t spacing_;
-    mutable std::mutex mutex_; // points_: sofar() reads them from another thread
-    std::vector<FramePoint> points_;
+    void frame(const FramePoint &point) { add(point); }
 };
 
 enum class FrameFormat { Zstd,

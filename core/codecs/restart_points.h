@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <mutex>
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace asc::restart_points {
@@ -55,5 +57,52 @@ bool plausible(const std::vector<Point> &points, uint64_t decodedSize, uint64_t 
     }
     return true;
 }
+
+// Points kept a spacing apart while a stream is decoded front to back (by its reading thread),
+// and read meanwhile from any other (a member opened while the first listing still runs).
+// `Index` is the format's {points, decodedSize}.
+template <class Point, class Index>
+class Recorder {
+public:
+    explicit Recorder(uint64_t spacing)
+        : spacing_(spacing)
+    {
+    }
+    void add(const Point &point)
+    {
+        const std::lock_guard lock(mutex_);
+        keep(points_, point, spacing_);
+    }
+    // The stream ended after `decodedSize` bytes: the index, or nothing when there is no restart
+    // point besides the start (one block, one frame).
+    std::optional<Index> finish(uint64_t decodedSize)
+    {
+        const std::lock_guard lock(mutex_);
+        return indexOf(std::exchange(points_, {}), decodedSize);
+    }
+    // While the stream is still being decoded: the points before decoded offset `reached` (a
+    // stream read from one of them goes on to the file's end).
+    std::optional<Index> sofar(uint64_t reached) const
+    {
+        std::vector<Point> points;
+        {
+            const std::lock_guard lock(mutex_);
+            points = points_;
+        }
+        return indexOf(std::move(points), reached);
+    }
+
+private:
+    static std::optional<Index> indexOf(std::vector<Point> points, uint64_t end)
+    {
+        auto kept = restart_points::finish(std::move(points), end);
+        if (!kept)
+            return std::nullopt;
+        return Index{std::move(*kept), end};
+    }
+    uint64_t spacing_;
+    mutable std::mutex mutex_; // points_
+    std::vector<Point> points_;
+};
 
 } // namespace asc::restart_points

@@ -28,23 +28,6 @@ class TestArchiveIndex : public QObject {
     QString tree_;
     QStringList members_;
 
-    static QByteArray words(int count, uint32_t seed)
-    {
-        static const char *vocabulary[] = {"archive", "member", "block", "window", "seek", "point", "offset", "inflate", "gzip", "tar", "index", "span"};
-        QByteArray text;
-        uint32_t x = seed * 2654435761u + 1;
-        for (int i = 0; i < count; ++i) {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            text += vocabulary[x % 12];
-            text += (x >> 8) % 9 == 0 ? '\n' : ' ';
-            if ((x >> 12) % 5 == 0)
-                text += QByteArray::number(x % 1000003);
-        }
-        return text;
-    }
-
     // Bytes of `file` the traced command read, from the trace's records (each byte once when
     // `distinct`: what came from the disk, not what a probe looked at again in the page cache).
     static qint64 bytesRead(const QString &trace, const QString &file, bool distinct = false)
@@ -104,7 +87,7 @@ private Q_SLOTS:
         tree_ = dir_.filePath(QStringLiteral("tree"));
         for (int i = 0; i < 160; ++i) {
             const QString name = QStringLiteral("docs/part%1/file%2.txt").arg(i / 40).arg(i, 3, 10, QLatin1Char('0'));
-            test::writeFile(dir_, QStringLiteral("tree/") + name, words(42000, uint32_t(i + 1)));
+            test::writeFile(dir_, QStringLiteral("tree/") + name, test::seededWords(256 << 10, uint32_t(i + 1)));
             members_ << name;
         }
         test::writeFile(dir_, QStringLiteral("tree/zz-last.bin"), test::seededBytes(300000, 5));

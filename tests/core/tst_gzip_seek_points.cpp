@@ -32,22 +32,7 @@ class TestGzipSeekPoints : public QObject {
     }
 
     // Text that compresses about 3:1 in many blocks, then random bytes (stored blocks).
-    static QByteArray sample()
-    {
-        QByteArray text;
-        uint32_t x = 12345;
-        static const char *words[] = {"archive", "member", "block", "window", "seek", "point", "offset", "inflate", "gzip", "tar"};
-        while (text.size() < (40 << 20)) {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            text += words[x % 10];
-            text += (x >> 8) % 9 == 0 ? '\n' : ' ';
-            if ((x >> 12) % 5 == 0)
-                text += QByteArray::number(x % 1000003);
-        }
-        return text + test::seededBytes(3 << 20, 7);
-    }
+    static QByteArray sample() { return test::seededWords(40 << 20, 12345) + test::seededBytes(3 << 20, 7); }
 
     // The stream inflated front to back with a recorder: what it gives, and the index.
     static std::optional<GzipSeekIndex> indexOf(const QByteArray &gz, uint64_t spacing, QByteArray *decoded)

@@ -70,23 +70,7 @@ class TestReadsDuringListing : public QObject {
     QTemporaryDir cache_;
     static constexpr int kFiles = 24; // 2 MiB each: 48 MiB decoded, gzip points every 8 MiB
 
-    static QByteArray text(uint32_t seed)
-    {
-        static const char *vocabulary[] = {"archive", "member", "block", "window", "seek", "point", "offset", "inflate", "tar", "index"};
-        QByteArray out;
-        out.reserve(2 << 20);
-        uint32_t x = seed * 2654435761u + 1;
-        while (out.size() < (2 << 20)) {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            out += vocabulary[x % 10];
-            out += (x >> 8) % 9 == 0 ? '\n' : ' ';
-            if ((x >> 12) % 5 == 0)
-                out += QByteArray::number(x % 1000003);
-        }
-        return out;
-    }
+    static QByteArray text(uint32_t seed) { return test::seededWords(2 << 20, seed); }
     static QString member(int i) { return QStringLiteral("d/f%1.txt").arg(i, 2, 10, QLatin1Char('0')); }
 
 private Q_SLOTS:

@@ -29,6 +29,24 @@ QByteArray seededBytes(qsizetype size, quint32 seed)
     return bytes;
 }
 
+QByteArray seededWords(qsizetype size, quint32 seed)
+{
+    static const char *vocabulary[] = {"archive", "member", "block", "window", "seek", "point", "offset", "inflate", "tar", "index"};
+    QByteArray text;
+    text.reserve(size + 32);
+    quint32 x = seed * 2654435761u + 1;
+    while (text.size() < size) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        text += vocabulary[x % 10];
+        text += (x >> 8) % 9 == 0 ? '\n' : ' ';
+        if ((x >> 12) % 5 == 0)
+            text += QByteArray::number(x % 1000003);
+    }
+    return text;
+}
+
 QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes)
 {
     const QString path = dir.filePath(name);

@@ -11,6 +11,9 @@
 namespace asc::test {
 
 QByteArray seededBytes(qsizetype size, quint32 seed);
+// Text of at least `size` bytes from a small vocabulary with numbers (about 3:1 for gzip, in
+// many deflate blocks), the same for the same seed.
+QByteArray seededWords(qsizetype size, quint32 seed);
 // Writes `bytes` to dir/name and returns the path.
 QString writeFile(const QTemporaryDir &dir, const QString &name, const QByteArray &bytes);
 

@@ -196,6 +196,16 @@ private:
     const FirstPass *mine_ = nullptr;
 };
 
+// The points `recorder` made before decoded offset `reached`, into `slot`; false when none serve.
+template <class Recorder, class Index>
+static bool keepSoFar(const Recorder &recorder, uint64_t reached, std::shared_ptr<const Index> &slot)
+{
+    auto points = recorder.sofar(reached);
+    if (points)
+        slot = std::make_shared<const Index>(std::move(*points));
+    return bool(points);
+}
+
 std::shared_ptr<const ArchiveIndex> ArchiveContainer::indexSoFar(const Entry &entry) const
 {
     const std::lock_guard lock(indexMutex_);
@@ -221,18 +231,13 @@ std::shared_ptr<const ArchiveIndex> ArchiveContainer::indexSoFar(const Entry &en
             return nullptr;
         sofar->decodedSize = points->decodedSize;
         sofar->gzip = std::make_shared<const GzipSeekIndex>(std::move(*points));
-    } else if (pass_->bzip2) {
-        auto points = pass_->bzip2->sofar(reached);
-        if (!points)
+    } else if (pass_->bzip2 || pass_->frames) {
+        // Block and frame streams go on past their last point: any point before the position
+        // reached serves.
+        const bool placed = pass_->bzip2 ? keepSoFar(*pass_->bzip2, reached, sofar->bzip2) : keepSoFar(*pass_->frames, reached, sofar->frames);
+        if (!placed)
             return nullptr;
         sofar->decodedSize = reached;
-        sofar->bzip2 = std::make_shared<const Bzip2PointIndex>(std::move(*points));
-    } else if (pass_->frames) {
-        auto points = pass_->frames->sofar(reached);
-        if (!points)
-            return nullptr;
-        sofar->decodedSize = reached;
-        sofar->frames = std::make_shared<const FramePointIndex>(std::move(*points));
     } else if (pass_->xz) {
         sofar->decodedSize = pass_->xz->decodedSize;
         sofar->xz = pass_->xz;

@@ -48,8 +48,7 @@ void WorkerInbox::read()
             } else {
                 if (kind != Kind::Release)
                     running_.insert(wire::Received(*frame).request());
-                const wire::Lane lane = kind == Kind::Release ? wire::Lane::Single : wire::laneOf(kind);
-                requests_[int(lane)].push_back(std::move(*frame));
+                requests_[int(wire::laneOf(kind))].push_back(std::move(*frame)); // Release: the single lane
             }
         }
         if (passed >= 0)

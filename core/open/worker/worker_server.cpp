@@ -36,10 +36,10 @@ using wire::Message;
 using wire::Received;
 
 constexpr quint64 kMaxRead = 16u << 20;
+constexpr size_t kBatchEntries = 1024;
 
 // The problems met by the request this (serving) thread runs, sent before its answer.
 thread_local std::vector<Error> tProblems;
-constexpr size_t kBatchEntries = 1024;
 
 class Server {
 public:
@@ -362,25 +362,25 @@ private:
         }
     }
 
+    // Numbers `object` and keeps it until the client releases it.
+    template <class Object>
+    quint32 store(std::unordered_map<quint32, Object> &objects, const Object &object)
+    {
+        const std::lock_guard lock(objects_);
+        const quint32 id = nextId_++;
+        objects[id] = object;
+        return id;
+    }
+
     wire::SourceFacts keep(const SourcePtr &source)
     {
-        quint32 id;
-        {
-            const std::lock_guard lock(objects_);
-            id = nextId_++;
-            sources_[id] = source;
-        }
+        const quint32 id = store(sources_, source);
         return {id, source->size(), source->name(), source->opaque()};
     }
 
     wire::ContainerFacts keep(const ContainerPtr &container)
     {
-        quint32 id;
-        {
-            const std::lock_guard lock(objects_);
-            id = nextId_++;
-            containers_[id] = container;
-        }
+        const quint32 id = store(containers_, container);
         return {id,
                 container->formatName(),
                 container->info(),
