@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // One encoding of a list of entries as bytes: what a worker sends its client and what an archive
-// index keeps. Packed by hand (200,000 entries for a large tarball), one fixed record and the
-// six byte strings per entry, in native byte order (both ends are this program on this machine;
-// the index file records its byte order). A short or inconsistent encoding sets the stream's
-// status to ReadCorruptData.
+// index keeps. Compact (200,000 entries for a large tarball; an index is mostly its listing):
+// columns of varints, paths front-coded, owner names once (entry_codec.cpp). A short or
+// inconsistent encoding sets the stream's status to ReadCorruptData; what it decodes to is only
+// bounded by its own length.
 
 #include "vfs/entry.h"
 

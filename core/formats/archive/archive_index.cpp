@@ -2,6 +2,7 @@
 #include "archive_index.h"
 
 #include "vfs/entry_codec.h"
+#include "vfs/varint.h"
 
 #include <QDataStream>
 #include <QIODevice>
@@ -12,7 +13,7 @@ namespace asc {
 
 namespace {
 const QByteArray kMagic = QByteArrayLiteral("ASCINDEX");
-constexpr quint32 kVersion = 3; // 2: bzip2 blocks, zstd and lz4 frames; 3: cpio and ar members
+constexpr quint32 kVersion = 4; // 2: bzip2 blocks, zstd and lz4 frames; 3: cpio and ar members; 4: compact listing
 constexpr quint8 kLittleEndian = 1;
 // What ISA-L's window needs; a span no longer than this (index_cache's spacing, with room).
 constexpr qsizetype kWindow = 32768;
@@ -35,9 +36,11 @@ QByteArray encodeIndex(const ArchiveIndex &index)
         // (a damaged index would make them allocate gigabytes); its QByteArray reads in steps.
         out << index.identity << index.libarchiveFormat.toUtf8() << quint8(index.memberFormat) << index.filters.join(QLatin1Char(',')).toUtf8()
             << index.entries;
-        out << quint64(index.headers.size());
+        QByteArray headers; // each from the one before: a member's size, a few bytes
+        varint::DeltaWriter delta;
         for (uint64_t h : index.headers)
-            out << quint64(h);
+            delta.put(headers, h);
+        out << quint64(index.headers.size()) << headers;
         out << quint64(index.decodedSize) << bool(index.gzip);
         if (index.gzip) {
             out << quint64(index.gzip->decodedSize) << quint64(index.gzip->points.size());
@@ -113,15 +116,17 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
     index.memberFormat = MemberFormat(memberFormat);
     index.filters = filters.isEmpty() ? QStringList() : QString::fromUtf8(filters).split(QLatin1Char(','));
     quint64 headers = 0;
-    in >> headers;
-    if (in.status() != QDataStream::Ok || headers != index.entries.size() || headers > quint64(payload.size()) / 8)
+    QByteArray headerBytes;
+    in >> headers >> headerBytes;
+    if (in.status() != QDataStream::Ok || headers != index.entries.size())
         return bad(QStringLiteral("its listing is inconsistent"));
     index.headers.resize(size_t(headers));
-    for (uint64_t &h : index.headers) {
-        quint64 v = 0;
-        in >> v;
-        h = v;
-    }
+    varint::Reader headerReader(headerBytes.constData(), headerBytes.constData() + headerBytes.size());
+    varint::DeltaReader delta;
+    for (uint64_t &h : index.headers)
+        h = delta.get(headerReader);
+    if (!headerReader.ok() || !headerReader.atEnd())
+        return bad(QStringLiteral("its listing is inconsistent"));
     quint64 decoded = 0;
     bool hasGzip = false;
     in >> decoded >> hasGzip;
