@@ -3,14 +3,15 @@
 
 #include "varint.h"
 
+#include <QHash>
 #include <array>
 
 namespace asc {
 
 // Batches of entries are most of what crosses (200,000 for a large tarball) and most of an index:
 // written in columns of varints (one column per kind of field, so that zstd finds their
-// repeats), each path as what it shares with the one before and the rest, owner names once.
-// A tarball's entry takes ~10 bytes before compression instead of a 96-byte record and its names.
+// repeats), each path as what it shares with the one before and the rest, owner names once,
+// instead of a fixed 96-byte record and all six strings per entry.
 namespace {
 
 enum EntryFlag : quint8 { Encrypted = 1,
@@ -44,17 +45,19 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
         column.reserve(qsizetype(entries.size()) * 2);
     c[PathBytes].reserve(qsizetype(entries.size()) * 24);
     QByteArray previousPath;
-    QList<QByteArray> names; // owner names seen so far (a few)
+    // Owner names seen so far: a few in a real archive, one per entry in a hostile one (hashed,
+    // so that encoding it stays linear).
+    QHash<QByteArray, quint64> names;
     auto putText = [&](const QByteArray &text) {
         varint::put(c[TextLengths], uint64_t(text.size()));
         c[TextBytes].append(text);
     };
     auto putName = [&](const QByteArray &name) {
-        qsizetype i = names.indexOf(name);
-        varint::put(c[Names], uint64_t(i < 0 ? names.size() : i));
-        if (i < 0) {
-            names.append(name);
+        const auto known = names.constFind(name);
+        varint::put(c[Names], known != names.cend() ? *known : quint64(names.size()));
+        if (known == names.cend()) {
             putText(name);
+            names.insert(name, quint64(names.size()));
         }
     };
     varint::DeltaWriter offsets, ordinals;
@@ -133,13 +136,11 @@ QDataStream &operator>>(QDataStream &in, std::vector<Entry> &entries)
     };
     auto takeName = [&]() {
         const uint64_t i = c[Names].get();
-        if (i < uint64_t(names.size()))
-            return names[qsizetype(i)]; // shared, as in-process listings share them
-        if (i == uint64_t(names.size()) && c[Names].ok())
-            names.append(takeText());
-        else
+        if (i == uint64_t(names.size()))
+            names.append(takeText()); // first seen here
+        else if (i > uint64_t(names.size()))
             c[Names].fail(); // a number from nowhere
-        return names.value(qsizetype(i));
+        return names.value(qsizetype(i)); // shared, as in-process listings share them
     };
     varint::DeltaReader offsets, ordinals;
     int64_t previousMtime = 0;

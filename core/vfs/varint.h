@@ -32,8 +32,8 @@ class Reader {
 public:
     Reader() = default;
     Reader(const char *at, const char *end)
-        : at_(reinterpret_cast<const uint8_t *>(at))
-        , end_(reinterpret_cast<const uint8_t *>(end))
+        : at_(reinterpret_cast<const uint8_t *>(at)),
+          end_(reinterpret_cast<const uint8_t *>(end))
     {
     }
     uint64_t get()
@@ -60,7 +60,7 @@ public:
         }
         return *at_++;
     }
-    // `n` bytes as a view into the buffer (the caller copies); empty and !ok() when fewer remain.
+    // `n` bytes as a view into the buffer (the caller copies); null and !ok() when fewer remain.
     const char *take(uint64_t n)
     {
         if (n > uint64_t(end_ - at_)) {
