@@ -20,9 +20,9 @@ constexpr qsizetype kWindow = 32768;
 constexpr uint64_t kMaxSpan = uint64_t(64) << 20;
 constexpr unsigned long long kMaxPayload = 1ULL << 30; // 5 million entries and more
 
-quint32 crcOf(const QByteArray &bytes)
+quint32 crcOf(QByteArrayView bytes)
 {
-    return quint32(crc32(0, reinterpret_cast<const Bytef *>(bytes.constData()), uInt(bytes.size())));
+    return quint32(crc32(0, reinterpret_cast<const Bytef *>(bytes.data()), uInt(bytes.size())));
 }
 } // namespace
 
@@ -81,28 +81,58 @@ QByteArray wrapIndexPayload(const QByteArray &payload)
     return file + packed;
 }
 
-Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
+namespace {
+Error notUsable(const QString &where, const QString &what)
 {
-    auto bad = [&](const QString &what) { return Error::format(where, std::nullopt, QStringLiteral("not a usable index: %1").arg(what)); };
+    return Error::format(where, std::nullopt, QStringLiteral("not a usable index: %1").arg(what));
+}
+
+// The compressed payload of an index file and its decoded size, once its header and checksum
+// hold.
+struct Packed {
+    QByteArrayView bytes;
+    unsigned long long unpacked = 0;
+};
+
+Result<Packed> packedPayload(const QByteArray &bytes, const QString &where)
+{
     const qsizetype headSize = kMagic.size() + 4 + 1 + 4 + 8;
     if (bytes.size() < headSize || !bytes.startsWith(kMagic))
-        return bad(QStringLiteral("no index header"));
+        return notUsable(where, QStringLiteral("no index header"));
     QDataStream head(bytes.mid(kMagic.size(), headSize - kMagic.size()));
     quint32 version = 0, crc = 0;
     quint8 order = 0;
     quint64 length = 0;
     head >> version >> order >> crc >> length;
     if (version != kVersion || order != kLittleEndian || Q_BYTE_ORDER != Q_LITTLE_ENDIAN)
-        return bad(QStringLiteral("written by another version"));
-    const QByteArray packed = bytes.mid(headSize);
+        return notUsable(where, QStringLiteral("written by another version"));
+    const QByteArrayView packed = QByteArrayView(bytes).sliced(headSize);
     if (quint64(packed.size()) != length || crcOf(packed) != crc)
-        return bad(QStringLiteral("its checksum does not match (damaged or cut short)"));
-    const unsigned long long unpacked = ZSTD_getFrameContentSize(packed.constData(), size_t(packed.size()));
+        return notUsable(where, QStringLiteral("its checksum does not match (damaged or cut short)"));
+    const unsigned long long unpacked = ZSTD_getFrameContentSize(packed.data(), size_t(packed.size()));
     if (unpacked == ZSTD_CONTENTSIZE_ERROR || unpacked == ZSTD_CONTENTSIZE_UNKNOWN || unpacked > kMaxPayload)
-        return bad(QStringLiteral("its listing is damaged"));
-    QByteArray payload(qsizetype(unpacked), Qt::Uninitialized);
-    const size_t got = ZSTD_decompress(payload.data(), size_t(payload.size()), packed.constData(), size_t(packed.size()));
-    if (ZSTD_isError(got) || got != unpacked)
+        return notUsable(where, QStringLiteral("its listing is damaged"));
+    return Packed{packed, unpacked};
+}
+} // namespace
+
+Result<void> checkIndexFile(const QByteArray &bytes, const QString &where)
+{
+    auto packed = packedPayload(bytes, where);
+    if (!packed)
+        return std::move(packed).error();
+    return {};
+}
+
+Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
+{
+    auto bad = [&](const QString &what) { return notUsable(where, what); };
+    auto packed = packedPayload(bytes, where);
+    if (!packed)
+        return std::move(packed).error();
+    QByteArray payload(qsizetype(packed->unpacked), Qt::Uninitialized);
+    const size_t got = ZSTD_decompress(payload.data(), size_t(payload.size()), packed->bytes.data(), size_t(packed->bytes.size()));
+    if (ZSTD_isError(got) || got != packed->unpacked)
         return bad(QStringLiteral("its listing is damaged"));
     QDataStream in(payload);
     in.setVersion(QDataStream::Qt_6_4);

@@ -49,5 +49,9 @@ QByteArray encodeIndex(const ArchiveIndex &index);
 QByteArray wrapIndexPayload(const QByteArray &payload);
 // `where` names the index file in errors.
 Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where);
+// That `bytes` are an index file of this version, whole (its header, length and checksum), without
+// decoding it: what a worker's parent checks before storing the index the worker made. The loader
+// decodes and checks all of it, so a full decode there would be the first pass's cost twice.
+Result<void> checkIndexFile(const QByteArray &bytes, const QString &where);
 
 } // namespace asc

@@ -269,9 +269,10 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
         for (const QString &exported : grants.exports)
             named = named || sameFile(path, exported);
         // An archive's index for the cache: stored only if it is one (the worker is not trusted
-        // to write anything else there), then the cache is trimmed.
+        // to write anything else there), then the cache is trimmed. Its whole content is checked
+        // by whoever loads it, as any file of the cache is.
         const bool indexPath = !named && request.ok() && index_cache::enabled() && index_cache::isIndexPath(path);
-        const Result<ArchiveIndex> decoded = indexPath ? decodeIndex(bytes, path) : Result<ArchiveIndex>(ArchiveIndex{});
+        const Result<void> decoded = indexPath ? checkIndexFile(bytes, path) : Result<void>();
         const bool index = indexPath && decoded.ok();
         if (index)
             QDir().mkpath(index_cache::directory());
