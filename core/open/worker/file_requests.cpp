@@ -272,12 +272,12 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
         // to write anything else there), then the cache is trimmed. Its whole content is checked
         // by whoever loads it, as any file of the cache is.
         const bool indexPath = !named && request.ok() && index_cache::enabled() && index_cache::isIndexPath(path);
-        const Result<void> decoded = indexPath ? checkIndexFile(bytes, path) : Result<void>();
-        const bool index = indexPath && decoded.ok();
+        const Result<void> checked = indexPath ? checkIndexFile(bytes, path) : Result<void>();
+        const bool index = indexPath && checked.ok();
         if (index)
             QDir().mkpath(index_cache::directory());
         Result<void> written = !request.ok()         ? Result<void>(Error::system(path, QStringLiteral("write"), EPROTO))
-                               : indexPath && !index ? Result<void>(decoded.error()) // says what is wrong with it
+                               : indexPath && !index ? Result<void>(checked.error()) // says what is wrong with it
                                : !named && !index    ? Result<void>(Error::system(path, QStringLiteral("write"), EACCES))
                                : index               ? writeFileHere(path, bytes, Durability::Cache)
                                                      : writeFileAtomically(path, bytes);
