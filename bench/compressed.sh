@@ -190,9 +190,8 @@ are bound by their single-threaded decoders on both sides (no gain possible beyo
 the parse, ~5 %). bzip2's blocks decode on both cores with libbz2 (the decoders alone, about
 1.9x: \`head -c 150000000 real.tar | lbzip2 -9 > part.tar.bz2\`, then \`archivescope-cli bench
 part.tar.bz2 --strategy bzip2-mt --strategy bzip2-1thread --strategy libarchive-filter --sizes
-1M\`); lbzip2 has a faster decoder of its own. The uncompressed tar is bound by libarchive's per-header work
-(bsdtar itself is about 0.6x GNU tar; our ASCII mbrtowc and 16 KiB header reads took away what
-we could) plus our start-up. The GUI's whole tree is bound by the tree model's inserts on the
+1M\`); lbzip2 has a faster decoder of its own. The uncompressed tar: libarchive's per-header work plus our start-up (GNU tar's own time
+varies between machines: 128 ms on 2026-12-02's, 178-234 ms on 2026-12-05's). The GUI's whole tree is bound by the tree model's inserts on the
 UI thread. Extraction parses in a worker and the content crosses a socket in batched frames:
 compare the \`extract\` and \`--no-sandbox extract\` rows.
 MD
