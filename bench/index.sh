@@ -10,7 +10,9 @@
 #   bytes:       what that cat read of the archive (the I/O trace), the largest span, the index's size
 # Usage: bench/index.sh [WORKDIR]   (default /tmp/archivescope-bench; shares compressed.sh's files;
 #        ARCHIVES="real.tar.gz ..." measures only those (ARCHIVES= none); DEB=some.deb NESTED=path/in/data.tar.xz
-#        also times that nested .gz's listing with data.tar.xz's own index against --no-index)
+#        also times that nested .gz's listing with data.tar.xz's own index against --no-index;
+#        ARCHIVES="big.tar.gz" makes and measures the 2 GiB one: real.tar's members four times over, same
+#        names (a name's last member is the one read: cat reads the fourth copy's))
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/archivescope-bench}/compressed
@@ -36,6 +38,14 @@ if [ ! -f real.cpio.gz ]; then
     rm -rf cpio-tree
 fi
 last=$(tar -tf real.tar | grep -v '/$' | tail -1)
+case " ${ARCHIVES-} " in
+*" big.tar.gz "*)
+    if [ ! -f big.tar.gz ]; then
+        bsdtar -cf big.tar @real.tar @real.tar @real.tar @real.tar
+        gzip -6 -c big.tar > big.tar.gz
+    fi
+    ;;
+esac
 
 json=$(mktemp)
 trap 'rm -f "$json"' EXIT

@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <array>
+#include <cstring>
 
 namespace asc {
 
@@ -44,7 +45,10 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
     for (QByteArray &column : c)
         column.reserve(qsizetype(entries.size()) * 2);
     c[PathBytes].reserve(qsizetype(entries.size()) * 24);
-    QByteArray previousPath;
+    // The path before, read through a pointer: indexing a QByteArray that shares its data with
+    // the entry's would copy it (detach) once per entry.
+    const char *previousPath = nullptr;
+    qsizetype previousLength = 0;
     // Owner names seen so far: a few in a real archive, one per entry in a hostile one (hashed,
     // so that encoding it stays linear).
     QHash<QByteArray, quint64> names;
@@ -64,13 +68,15 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
     int64_t previousMtime = 0;
     for (const Entry &e : entries) {
         qsizetype shared = 0;
-        const qsizetype most = std::min(previousPath.size(), e.path.size());
-        while (shared < most && previousPath[shared] == e.path[shared])
+        const qsizetype most = std::min(previousLength, e.path.size());
+        const char *path = e.path.constData();
+        while (shared < most && previousPath[shared] == path[shared])
             ++shared;
         varint::put(c[PathLengths], uint64_t(shared));
         varint::put(c[PathLengths], uint64_t(e.path.size() - shared));
-        c[PathBytes].append(e.path.constData() + shared, e.path.size() - shared);
-        previousPath = e.path;
+        c[PathBytes].append(path + shared, e.path.size() - shared);
+        previousPath = path;
+        previousLength = e.path.size();
         c[Kinds].append(char(e.type));
         c[Kinds].append(char((e.encrypted ? Encrypted : 0) | (e.hasMtime ? HasMtime : 0) | (e.unsafePath ? UnsafePath : 0) | (e.opaque ? Opaque : 0)));
         varint::put(c[Modes], e.mode);
@@ -94,6 +100,10 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
         putText(e.problem);
     }
     QByteArray packed;
+    qsizetype total = 0;
+    for (const QByteArray &column : c)
+        total += column.size() + 10;
+    packed.reserve(total);
     for (const QByteArray &column : c) {
         varint::put(packed, uint64_t(column.size()));
         packed.append(column);
@@ -151,8 +161,13 @@ QDataStream &operator>>(QDataStream &in, std::vector<Entry> &entries)
         const char *suffix = c[PathBytes].take(rest);
         if (shared > uint64_t(previousPath.size()) || !c[PathBytes].ok())
             return corrupt();
-        e.path.reserve(qsizetype(shared + rest));
-        e.path.append(previousPath.constData(), qsizetype(shared)).append(suffix, qsizetype(rest));
+        if (shared + rest > 0) {
+            e.path = QByteArray(qsizetype(shared + rest), Qt::Uninitialized);
+            if (shared > 0)
+                std::memcpy(e.path.data(), previousPath.constData(), size_t(shared));
+            if (rest > 0)
+                std::memcpy(e.path.data() + shared, suffix, size_t(rest));
+        }
         previousPath = e.path;
         const uint8_t type = c[Kinds].byte();
         const uint8_t flags = c[Kinds].byte();
