@@ -3,6 +3,8 @@
 
 #include "varint.h"
 
+#include "io/prefault.h"
+
 #include <QHash>
 #include <array>
 #include <cstring>
@@ -45,6 +47,8 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
     for (QByteArray &column : c)
         column.reserve(qsizetype(entries.size()) * 2);
     c[PathBytes].reserve(qsizetype(entries.size()) * 24);
+    for (QByteArray &column : c)
+        prefault(column.data(), size_t(column.capacity()));
     // The path before, read through a pointer: indexing a QByteArray that shares its data with
     // the entry's would copy it (detach) once per entry.
     const char *previousPath = nullptr;
@@ -104,6 +108,7 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
     for (const QByteArray &column : c)
         total += column.size() + 10;
     packed.reserve(total);
+    prefault(packed.data(), size_t(total));
     for (const QByteArray &column : c) {
         varint::put(packed, uint64_t(column.size()));
         packed.append(column);
@@ -137,6 +142,7 @@ QDataStream &operator>>(QDataStream &in, std::vector<Entry> &entries)
     if (!whole.atEnd() || uint64_t(count) * 2 != c[Kinds].remaining())
         return corrupt();
     entries.reserve(count);
+    prefault(entries.data(), size_t(count) * sizeof(Entry));
     QByteArray previousPath;
     QList<QByteArray> names;
     auto takeText = [&]() {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "archive_index.h"
 
+#include "io/prefault.h"
 #include "vfs/entry_codec.h"
 #include "vfs/varint.h"
 
@@ -73,6 +74,7 @@ QByteArray wrapIndexPayload(const QByteArray &payload)
 {
     // The listing is most of it (paths repeat their folders): compressed, fast.
     QByteArray packed(qsizetype(ZSTD_compressBound(size_t(payload.size()))), Qt::Uninitialized);
+    prefault(packed.data(), size_t(packed.size()));
     const size_t n = ZSTD_compress(packed.data(), size_t(packed.size()), payload.constData(), size_t(payload.size()), 1);
     packed.truncate(ZSTD_isError(n) ? 0 : qsizetype(n));
     QByteArray file = kMagic;
@@ -131,6 +133,7 @@ Result<ArchiveIndex> decodeIndex(const QByteArray &bytes, const QString &where)
     if (!packed)
         return std::move(packed).error();
     QByteArray payload(qsizetype(packed->unpacked), Qt::Uninitialized);
+    prefault(payload.data(), size_t(payload.size()));
     const size_t got = ZSTD_decompress(payload.data(), size_t(payload.size()), packed->bytes.data(), size_t(packed->bytes.size()));
     if (ZSTD_isError(got) || got != packed->unpacked)
         return bad(QStringLiteral("its listing is damaged"));
