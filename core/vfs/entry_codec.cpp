@@ -5,9 +5,11 @@
 
 #include "io/prefault.h"
 
+#include <QBuffer>
 #include <QHash>
 #include <array>
 #include <cstring>
+#include <optional>
 
 namespace asc {
 
@@ -116,20 +118,46 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
     return out << quint32(entries.size()) << packed;
 }
 
+namespace {
+// The columns' bytes where the stream stands, as QDataStream wrote them (a 32-bit length, then
+// the bytes): read in place when the stream is over memory (an index's payload, a worker's
+// answer), where `in >> QByteArray` would copy megabytes in steps; copied into `copy` otherwise.
+std::optional<QByteArrayView> columnBytes(QDataStream &in, QByteArray &copy)
+{
+    auto *buffer = qobject_cast<QBuffer *>(in.device());
+    if (!buffer) {
+        in >> copy;
+        return in.status() == QDataStream::Ok ? std::optional(QByteArrayView(copy)) : std::nullopt;
+    }
+    quint32 length = 0;
+    in >> length;
+    if (in.status() != QDataStream::Ok)
+        return std::nullopt;
+    if (length == 0xFFFFFFFFu) // a null QByteArray
+        return QByteArrayView();
+    const QByteArray &all = buffer->data();
+    const qint64 at = buffer->pos();
+    if (at < 0 || at > all.size() || qint64(length) > all.size() - at || !buffer->seek(at + qint64(length)))
+        return std::nullopt;
+    return QByteArrayView(all.constData() + at, qsizetype(length));
+}
+} // namespace
+
 QDataStream &operator>>(QDataStream &in, std::vector<Entry> &entries)
 {
     quint32 count = 0;
-    QByteArray packed;
-    in >> count >> packed;
+    in >> count;
+    QByteArray copy;
+    const std::optional<QByteArrayView> packed = in.status() == QDataStream::Ok ? columnBytes(in, copy) : std::nullopt;
     entries.clear();
     auto corrupt = [&]() -> QDataStream & {
         entries.clear();
         in.setStatus(QDataStream::ReadCorruptData);
         return in;
     };
-    if (in.status() != QDataStream::Ok)
+    if (!packed || in.status() != QDataStream::Ok)
         return corrupt();
-    varint::Reader whole(packed.constData(), packed.constData() + packed.size());
+    varint::Reader whole(packed->data(), packed->data() + packed->size());
     std::array<varint::Reader, ColumnCount> c;
     for (varint::Reader &column : c) {
         const uint64_t length = whole.get();
