@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Two builds of archivescope-cli on bench/compressed.sh's tarballs, in the same run, interleaved
 # by hyperfine: whether a change kept the speed ("behaviour and speed unchanged"). The peer of
-# each row is the other build; bsdtar is timed beside them as the machine's yardstick.
+# each row is the other build (compressed.sh times bsdtar).
 # Usage: bench/compressed_ab.sh OLD_CLI [WORKDIR]   (run bench/compressed.sh once first: it makes
 # the tarballs). OLD_CLI e.g. from `git worktree add /tmp/old COMMIT` and its release build.
 set -eu
@@ -15,7 +15,7 @@ cd "$work"
 biggest=$(tar -tvf real.tar | sort -k3 -n | tail -1 | awk '{print $NF}')
 json=$(mktemp)
 trap 'rm -f "$json"' EXIT
-row() { # row NAME RUNS ARGS...: old, new and bsdtar with the same arguments
+row() { # row NAME RUNS ARGS...: old and new with the same arguments
     name=$1 runs=$2
     shift 2
     hyperfine -N --warmup 1 --runs "$runs" --output=pipe --export-json "$json" "$old $*" "$new $*" >/dev/null 2>&1

@@ -49,8 +49,6 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
     for (QByteArray &column : c)
         column.reserve(qsizetype(entries.size()) * 2);
     c[PathBytes].reserve(qsizetype(entries.size()) * 24);
-    for (QByteArray &column : c)
-        prefault(column.data(), size_t(column.capacity()));
     // The path before, read through a pointer: indexing a QByteArray that shares its data with
     // the entry's would copy it (detach) once per entry.
     const char *previousPath = nullptr;
@@ -110,7 +108,6 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Entry> &entries)
     for (const QByteArray &column : c)
         total += column.size() + 10;
     packed.reserve(total);
-    prefault(packed.data(), size_t(total));
     for (const QByteArray &column : c) {
         varint::put(packed, uint64_t(column.size()));
         packed.append(column);

@@ -74,7 +74,6 @@ QByteArray wrapIndexPayload(const QByteArray &payload)
 {
     // The listing is most of it (paths repeat their folders): compressed, fast.
     QByteArray packed(qsizetype(ZSTD_compressBound(size_t(payload.size()))), Qt::Uninitialized);
-    prefault(packed.data(), size_t(packed.size()));
     const size_t n = ZSTD_compress(packed.data(), size_t(packed.size()), payload.constData(), size_t(payload.size()), 1);
     packed.truncate(ZSTD_isError(n) ? 0 : qsizetype(n));
     QByteArray file = kMagic;
