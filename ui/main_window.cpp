@@ -215,8 +215,14 @@ void MainWindow::filterChanged(const QString &text)
     updateStatus();
 }
 
-void MainWindow::openSpec(const QString &spec)
+void MainWindow::openSpec(const QString &given)
 {
+    // The file by its absolute path: a file named relative to the folder the window was started
+    // in must still open from Open Recent, and title, location and details name it fully.
+    SpecParts absolute = splitSpec(given);
+    const bool relative = !absolute.file.isEmpty() && QFileInfo(absolute.file).isRelative();
+    absolute.file = QFileInfo(absolute.file).absoluteFilePath();
+    const QString spec = relative ? joinSpec(absolute) : given;
     const quint64 generation = ++generation_;
     opening_ = true;
     browse_->stop(); // the old file's tree stays until the new one opens (a failed open keeps it)
@@ -253,7 +259,7 @@ void MainWindow::openSpec(const QString &spec)
         SpecParts parts = splitSpec(spec);
         parts.file = QFileInfo(parts.file).fileName();
         self->setWindowTitle(tr("%1 — ArchiveScope").arg(joinSpec(parts)));
-        self->recentMenu_->add(spec);
+        self->recentMenu_->add(splitSpec(spec).file); // one entry per file, whatever was opened inside it
         self->bench_->setTarget(result.value().inspection.spec, qint64(result.value().inspection.size));
         self->worker_ = worker;
         self->browse_->show(std::move(result).value(), self->nameCharset_, reveal);
@@ -310,6 +316,9 @@ void MainWindow::openFiles(const QStringList &specs)
 {
     if (specs.isEmpty())
         return;
+    // A file given on the command line or dropped is there to be browsed, whichever workspace
+    // the window was last closed on.
+    workspace_->setCurrentIndex(0);
     openSpec(specs.first());
     for (qsizetype i = 1; i < specs.size() && openElsewhere_; ++i)
         openElsewhere_(specs[i]);

@@ -174,43 +174,38 @@ public:
         bool replace = false;
         QByteArray name;
     };
-    Room makeRoom(int parent, const QByteArray &name, const QByteArray &path, bool replacingWithFile)
+    // One rule for every conflict: a name there before the extraction and a name an earlier
+    // member of this extraction took are asked about (or settled by the policy) alike. Only a
+    // later copy of the same member path replaces its earlier copy, as tar does.
+    Room makeRoom(int parent, const QByteArray &name, const QByteArray &member, const QByteArray &written, bool replacingWithFile)
     {
         Room room{true, false, name};
-        // An earlier member of this name in this extraction: the later one takes its place
-        // (under the name it got, "keep both" included).
-        auto earlier = targetOf_.constFind(path);
-        if (earlier != targetOf_.constEnd()) {
-            room.name = earlier->mid(earlier->lastIndexOf('/') + 1);
+        auto same = targetOf_.constFind(member);
+        if (same != targetOf_.constEnd()) {
+            room.name = same->mid(same->lastIndexOf('/') + 1);
             room.replace = true;
             if (!replacingWithFile)
                 ::unlinkat(parent, room.name.constData(), 0);
             return room;
         }
-        struct stat st {};
-        if (::fstatat(parent, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
-            return room;
-        if (S_ISDIR(st.st_mode)) {
-            refuse(path, QStringLiteral("a directory of that name exists"));
-            return {false, false, {}};
-        }
-        ExistingPolicy policy = options_.existing;
-        if (policy == ExistingPolicy::Ask) {
-            if (answerForAll_) {
-                policy = *answerForAll_;
-            } else if (options_.ask) {
-                bool all = false;
-                policy = options_.ask(path, &all);
-                if (all)
-                    answerForAll_ = policy;
-            } else {
-                policy = ExistingPolicy::Refuse;
+        QByteArray earlier;
+        auto occupant = occupied_.constFind(written);
+        if (occupant != occupied_.constEnd()) {
+            earlier = *occupant;
+        } else {
+            struct stat st {};
+            if (::fstatat(parent, name.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+                return room;
+            if (S_ISDIR(st.st_mode)) {
+                refuse(member, QStringLiteral("a directory of that name exists"));
+                return {false, false, {}};
             }
         }
-        switch (policy) {
+        switch (decide(ExtractConflict{member, written, earlier})) {
         case ExistingPolicy::Overwrite:
         case ExistingPolicy::Ask:
-            ++report_.replaced;
+            if (earlier.isEmpty()) // an earlier member's file is counted as replaced when this one lands
+                ++report_.replaced;
             if (!replacingWithFile) // files replace atomically by rename; links need the name free
                 ::unlinkat(parent, name.constData(), 0);
             room.replace = true;
@@ -219,38 +214,59 @@ public:
             ++report_.skipped;
             return {false, false, {}};
         case ExistingPolicy::KeepBoth:
-            room.name = freeName(parent, name);
+            room.name = freeName(parent, name, written.left(written.size() - name.size()));
             if (room.name.isEmpty()) {
-                refuse(path, QStringLiteral("no free name to keep both"));
+                refuse(member, QStringLiteral("no free name to keep both"));
                 return {false, false, {}};
             }
+            ++report_.renamed;
             return room;
         case ExistingPolicy::Refuse:
             break;
         }
-        refuse(path, existsText());
+        refuse(member, earlier.isEmpty() ? existsText()
+                                         : QStringLiteral("'%1' of this extraction has the same name (keep both, skip or overwrite to choose)")
+                                               .arg(bytesToText(earlier)));
         return {false, false, {}};
     }
 
-    // "name (2).ext", "name (3).ext", ... the first that is free (and not waiting for a rename).
-    QByteArray freeName(int parent, const QByteArray &name)
+    ExistingPolicy decide(const ExtractConflict &conflict)
+    {
+        ExistingPolicy policy = options_.existing;
+        if (policy != ExistingPolicy::Ask)
+            return policy;
+        if (answerForAll_)
+            return *answerForAll_;
+        if (!options_.ask)
+            return ExistingPolicy::Refuse;
+        bool all = false;
+        policy = options_.ask(conflict, &all);
+        if (all)
+            answerForAll_ = policy;
+        return policy;
+    }
+
+    // "name (2).ext", "name (3).ext", ... the first that is free on disk and not taken by this
+    // extraction (a file waiting for its rename included). `prefix` is the folder's path ("a/b/").
+    QByteArray freeName(int parent, const QByteArray &name, const QByteArray &prefix)
     {
         const qsizetype dot = name.lastIndexOf('.');
         const QByteArray stem = dot > 0 ? name.left(dot) : name;
         const QByteArray ext = dot > 0 ? name.mid(dot) : QByteArray();
-        for (int n = 2; n < 10000; ++n) {
+        for (int n = 2; n < 100000; ++n) {
             const QByteArray candidate = stem + " (" + QByteArray::number(n) + ")" + ext;
             struct stat st {};
-            if (::fstatat(parent, candidate.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 && !claimed_.contains(candidate))
+            if (!occupied_.contains(prefix + candidate) && ::fstatat(parent, candidate.constData(), &st, AT_SYMLINK_NOFOLLOW) != 0)
                 return candidate;
         }
         return {};
     }
 
-    Result<bool> extractFile(const Entry &entry, const Container::ContentReader &read, const DirFd &directory, const QByteArray &name)
+    Result<bool> extractFile(const Entry &entry, const Container::ContentReader &read, const DirFd &directory, const QByteArray &written)
     {
         const int parent = directory->get();
-        const Room room = makeRoom(parent, name, entry.path, true);
+        const QByteArray name = written.mid(written.lastIndexOf('/') + 1);
+        const Room room = makeRoom(parent, name, entry.path, written, true);
         if (!room.write)
             return true;
         QByteArray temp;
@@ -328,12 +344,10 @@ public:
             ::futimens(out.get(), times);
         }
         out.reset();
-        QByteArray target = entry.path;
-        if (room.name != name)
-            target = entry.path.left(entry.path.size() - name.size()) + room.name;
-        claimed_.insert(room.name);
+        const QByteArray target = written.left(written.size() - name.size()) + room.name;
         pending_.push_back({directory, temp, room.name, entry.path, target, fileBytes, room.replace});
         targetOf_.insert(entry.path, target);
+        occupied_.insert(target, entry.path);
         pendingBytes_ += fileBytes;
         if (pending_.size() >= kBatchFiles || pendingBytes_ >= kBatchBytes)
             commitPending();
@@ -375,33 +389,36 @@ public:
             ++report_.files;
         }
         pending_.clear();
-        claimed_.clear();
         pendingBytes_ = 0;
     }
 
     // cpio: the last member of a hardlink group carries the data. Write it under this name, then
     // make the earlier (empty) members links to it, as the archive meant: the target and every
     // name already linked to the target's empty file.
-    Result<bool> extractLinkWithData(const Entry &entry, const Container::ContentReader &read, const DirFd &directory, const QByteArray &name)
+    Result<bool> extractLinkWithData(const Entry &entry, const Container::ContentReader &read, const DirFd &directory, const QByteArray &written)
     {
-        const int dirfd = directory->get();
         const uint64_t filesBefore = report_.files;
-        auto written = extractFile(entry, read, directory, name);
+        auto extracted = extractFile(entry, read, directory, written);
         commitPending(); // the links below need the file under its name
-        if (!written || !*written || report_.files == filesBefore)
-            return written;
+        if (!extracted || !*extracted || report_.files == filesBefore)
+            return extracted;
         --report_.files;
         ++report_.links;
-        if (!safeMemberPath(entry.target))
+        const QByteArray dataPath = targetOf_.value(entry.path, written); // "keep both" may have renamed it
+        const QByteArray targetPath = writtenOf(entry.target);
+        if (!safeMemberPath(targetPath))
             return true;
-        const QList<QByteArray> targetParts = entry.target.split('/');
+        const QList<QByteArray> dataParts = dataPath.split('/');
+        auto dataParent = openParent(dataParts, false);
+        const QList<QByteArray> targetParts = targetPath.split('/');
         auto targetParent = openParent(targetParts, false);
         struct stat empty {};
-        if (!targetParent || ::fstatat((*targetParent)->get(), targetParts.last().constData(), &empty, AT_SYMLINK_NOFOLLOW) != 0 ||
+        if (!dataParent || !targetParent || ::fstatat((*targetParent)->get(), targetParts.last().constData(), &empty, AT_SYMLINK_NOFOLLOW) != 0 ||
             !S_ISREG(empty.st_mode) || empty.st_size != 0)
             return true;
-        QList<QByteArray> group = linkedTo_.take(entry.target);
-        group.prepend(entry.target);
+        const DirFd dataDirectory = *dataParent;
+        QList<QByteArray> group = linkedTo_.take(targetPath);
+        group.prepend(targetPath);
         for (const QByteArray &member : group) {
             const QList<QByteArray> parts = member.split('/');
             auto parent = openParent(parts, false);
@@ -411,11 +428,21 @@ public:
                 st.st_dev != empty.st_dev || st.st_ino != empty.st_ino)
                 continue;
             const QByteArray temp = ".archivescope-tmp-" + QByteArray::number(QRandomGenerator::global()->generate64(), 36);
-            if (::linkat(dirfd, name.constData(), (*parent)->get(), temp.constData(), 0) == 0 &&
+            if (::linkat(dataDirectory->get(), dataParts.last().constData(), (*parent)->get(), temp.constData(), 0) == 0 &&
                 ::renameat((*parent)->get(), temp.constData(), (*parent)->get(), parts.last().constData()) != 0)
                 ::unlinkat((*parent)->get(), temp.constData(), 0);
         }
         return true;
+    }
+
+    // Where this extraction wrote a member; a member it did not write is looked for under its
+    // own path, except without folders, where a bare name could be any other file.
+    QByteArray writtenOf(const QByteArray &member) const
+    {
+        auto it = targetOf_.constFind(member);
+        if (it != targetOf_.constEnd())
+            return *it;
+        return options_.flatten ? QByteArray() : member;
     }
 
     static bool safeMemberPath(const QByteArray &path)
@@ -428,15 +455,17 @@ public:
         return true;
     }
 
-    Result<bool> extractEntry(const Entry &entry, const Container::ContentReader &read)
+    // `written` is where the member goes below the directory: its own path, or its bare name
+    // when extracting without folders.
+    Result<bool> extractEntry(const Entry &entry, const Container::ContentReader &read, const QByteArray &written)
     {
         if (entry.unsafePath) {
             refuse(entry.path, QStringLiteral("a '..' component or a link to an absolute path: refusing to leave the target directory"));
             return true;
         }
-        if (entry.path.isEmpty())
+        if (written.isEmpty())
             return true;
-        const QList<QByteArray> parts = entry.path.split('/');
+        const QList<QByteArray> parts = written.split('/');
         for (const QByteArray &part : parts) {
             if (part.isEmpty() || part == "." || part == "..") {
                 refuse(entry.path, QStringLiteral("malformed path"));
@@ -449,6 +478,7 @@ public:
             return true;
         }
         const QByteArray &name = parts.last();
+        const QByteArray folder = written.left(written.size() - name.size()); // "a/b/"
         const DirFd directory = *parent;
         const int dirfd = directory->get();
         // Links and special files look at names already extracted: pending files take theirs first.
@@ -467,14 +497,15 @@ public:
             }
             // Modes and times of directories are applied at the end, so a read-only
             // directory does not stop its own contents from being written.
-            directories_.push_back({entry.path, entry.mode, entry.mtime, entry.mtimeNsec, entry.hasMtime});
+            directories_.push_back({written, entry.mode, entry.mtime, entry.mtimeNsec, entry.hasMtime});
             ++report_.directories;
             return true;
         }
         case EntryType::File:
-            return extractFile(entry, read, directory, name);
+        case EntryType::Partition:
+            return extractFile(entry, read, directory, written);
         case EntryType::Symlink: {
-            const Room room = makeRoom(dirfd, name, entry.path, false);
+            const Room room = makeRoom(dirfd, name, entry.path, written, false);
             if (!room.write)
                 return true;
             if (room.replace)
@@ -483,20 +514,23 @@ public:
                 refuse(entry.path, QStringLiteral("cannot create symlink: %1").arg(errnoText(errno)));
                 return true;
             }
-            countLink(entry.path, entry.path.left(entry.path.size() - name.size()) + room.name);
+            countLink(entry.path, folder + room.name);
+            symlinks_.push_back({entry.path, folder + room.name, entry.target});
             return true;
         }
         case EntryType::Hardlink: {
             if (entry.size > 0 && entry.size != kUnknown)
-                return extractLinkWithData(entry, read, directory, name);
-            bool targetUnsafe = false;
-            const QList<QByteArray> targetParts = entry.target.split('/');
-            for (const QByteArray &part : targetParts)
-                targetUnsafe = targetUnsafe || part.isEmpty() || part == "." || part == "..";
-            if (targetUnsafe || entry.target.isEmpty()) {
+                return extractLinkWithData(entry, read, directory, written);
+            const QByteArray targetPath = writtenOf(entry.target);
+            if (options_.flatten && targetPath.isEmpty() && !entry.target.isEmpty()) {
+                refuse(entry.path, QStringLiteral("hardlink target '%1' was not extracted").arg(bytesToText(entry.target)));
+                return true;
+            }
+            if (!safeMemberPath(targetPath)) {
                 refuse(entry.path, QStringLiteral("hardlink target '%1' points outside the target directory").arg(bytesToText(entry.target)));
                 return true;
             }
+            const QList<QByteArray> targetParts = targetPath.split('/');
             auto targetParent = openParent(targetParts, false);
             struct stat st {};
             if (!targetParent || ::fstatat((*targetParent)->get(), targetParts.last().constData(), &st, AT_SYMLINK_NOFOLLOW) != 0 ||
@@ -504,7 +538,7 @@ public:
                 refuse(entry.path, QStringLiteral("hardlink target '%1' was not extracted").arg(bytesToText(entry.target)));
                 return true;
             }
-            const Room room = makeRoom(dirfd, name, entry.path, false);
+            const Room room = makeRoom(dirfd, name, entry.path, written, false);
             if (!room.write)
                 return true;
             if (room.replace)
@@ -513,10 +547,10 @@ public:
                 refuse(entry.path, QStringLiteral("cannot create hardlink: %1").arg(errnoText(errno)));
                 return true;
             }
-            const QByteArray linkPath = entry.path.left(entry.path.size() - name.size()) + room.name;
+            const QByteArray linkPath = folder + room.name;
             countLink(entry.path, linkPath);
             if (st.st_size == 0)
-                linkedTo_[entry.target].append(linkPath); // the group's data may come later (cpio)
+                linkedTo_[targetPath].append(linkPath); // the group's data may come later (cpio)
             return true;
         }
         case EntryType::CharDev:
@@ -525,10 +559,40 @@ public:
         case EntryType::Socket:
             refuse(entry.path, QStringLiteral("%1: special files are not extracted").arg(entryTypeName(entry.type)));
             return true;
-        case EntryType::Partition:
-            return extractFile(entry, read, directory, name);
         }
         return true;
+    }
+
+    // A symlink this extraction made that points at nothing inside the directory (its target was
+    // not in the selection, or flattening moved it) is reported: the user sees which links dangle.
+    void reportDanglingLinks()
+    {
+        for (const MadeLink &link : symlinks_) {
+            QList<QByteArray> resolved = link.written.split('/');
+            resolved.removeLast();
+            bool outside = false;
+            for (const QByteArray &part : link.target.split('/')) {
+                if (part.isEmpty() || part == ".")
+                    continue;
+                if (part == "..") {
+                    if (resolved.isEmpty()) {
+                        outside = true;
+                        break;
+                    }
+                    resolved.removeLast();
+                } else {
+                    resolved.append(part);
+                }
+            }
+            struct stat st {};
+            if (!outside && !resolved.isEmpty() && ::fstatat(root_.get(), resolved.join('/').constData(), &st, 0) == 0)
+                continue;
+            struct stat self {};
+            if (::fstatat(root_.get(), link.written.constData(), &self, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISLNK(self.st_mode))
+                continue; // replaced since
+            report_.danglingLinks.push_back({link.member, outside ? QStringLiteral("points at '%1', outside the folder extracted into").arg(bytesToText(link.target))
+                                                                  : QStringLiteral("points at '%1', which was not extracted").arg(bytesToText(link.target))});
+        }
     }
 
     void finishDirectories()
@@ -566,6 +630,7 @@ public:
         }
         links_.insert(path);
         targetOf_.insert(member, path);
+        occupied_.insert(path, member);
         ++report_.links;
     }
 
@@ -584,7 +649,13 @@ private:
     QHash<QByteArray, QList<QByteArray>> linkedTo_; // empty hardlink target -> names linked to it
     QHash<QByteArray, QByteArray> targetOf_; // member path -> the path this extraction wrote it to
     QSet<QByteArray> links_; // paths this extraction made links
-    QSet<QByteArray> claimed_; // names taken by pending renames (keep both)
+    QHash<QByteArray, QByteArray> occupied_; // path written (or waiting for its rename) -> its member
+    struct MadeLink {
+        QByteArray member;
+        QByteArray written;
+        QByteArray target;
+    };
+    std::vector<MadeLink> symlinks_;
     std::unordered_map<QByteArray, uint64_t> inPlace_; // files in place: path -> their bytes
     std::optional<ExistingPolicy> answerForAll_;
     DirFd lastParent_; // the directory openParent opened last, and its path ("a/b/")
@@ -604,19 +675,16 @@ Result<ExtractReport> extractEntries(Container &container, const QByteArray &sel
     auto walked = container.walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
         if (!selection.isEmpty() && entry.path != selection && !entry.path.startsWith(prefix))
             return true;
-        if (options.flatten && !entry.unsafePath) {
+        if (options.flatten) {
             if (entry.type == EntryType::Dir)
                 return true;
-            Entry flat = entry;
-            flat.path = entry.path.mid(entry.path.lastIndexOf('/') + 1);
-            if (entry.type == EntryType::Hardlink)
-                flat.target = entry.target.mid(entry.target.lastIndexOf('/') + 1);
-            return extractor.extractEntry(flat, read);
+            return extractor.extractEntry(entry, read, entry.path.mid(entry.path.lastIndexOf('/') + 1));
         }
-        return extractor.extractEntry(entry, read);
+        return extractor.extractEntry(entry, read, entry.path);
     });
     extractor.commitPending(); // also after a cancel or a broken stream: those files are whole
     extractor.finishDirectories();
+    extractor.reportDanglingLinks();
     if (!walked && !extractor.report().stopped)
         extractor.report().stopped = walked.error();
     return std::move(extractor.report());
@@ -641,6 +709,10 @@ QString describeReport(const ExtractReport &report)
         more << QStringLiteral("%1 skipped").arg(report.skipped);
     if (report.replaced)
         more << QStringLiteral("%1 replaced").arg(report.replaced);
+    if (report.renamed)
+        more << QStringLiteral("%1 kept under a new name").arg(report.renamed);
+    if (!report.danglingLinks.empty())
+        more << QStringLiteral("%1 pointing at nothing extracted").arg(count(report.danglingLinks.size(), "symlink", "symlinks"));
     if (!more.isEmpty())
         text += QStringLiteral("; ") + more.join(QStringLiteral(", "));
     return text;

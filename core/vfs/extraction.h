@@ -5,10 +5,12 @@
 // path is walked with O_NOFOLLOW from the directory's fd (so no symlink, not even one the archive
 // created a moment ago, is written through), hardlinks may only point at files already extracted
 // inside it. Files are written to temporary names and renamed into place after a sync of the
-// target's filesystem (one per batch of files). A name that existed before the extraction is
-// handled by the policy (refused unless told otherwise; the GUI asks); within one extraction a
-// later member of a name replaces an earlier one, as tar does. setuid/setgid/sticky bits are dropped.
-// Blocks; checks the cancel flag per chunk.
+// target's filesystem (one per batch of files). One conflict rule: a name that existed before the
+// extraction, or that another member of this extraction already took (two `copyright` files
+// extracted without folders), is handled by the policy (refused unless told otherwise; the GUI
+// asks); only a later copy of the *same* member path replaces the earlier one, as tar does with an
+// appended member. Symlinks left pointing at nothing are reported. setuid/setgid/sticky bits are
+// dropped. Blocks; checks the cancel flag per chunk.
 
 #include "container.h"
 #include "io/cancel.h"
@@ -27,13 +29,20 @@ enum class ExistingPolicy {
     Ask, // call ExtractOptions::ask
 };
 
+// A name a member wants that is already taken.
+struct ExtractConflict {
+    QByteArray member; // the member's path in the container
+    QByteArray written; // the path below the directory it would be written to
+    QByteArray earlier; // the member of this extraction that took the name; empty: it was there before
+};
+
 struct ExtractOptions {
     ExistingPolicy existing = ExistingPolicy::Refuse;
-    // For Ask: called on the extracting thread for each existing name; returns the choice for it
+    // For Ask: called on the extracting thread for each conflict; returns the choice for it
     // (anything but Ask). Setting *applyToAll makes that the answer for the rest.
-    std::function<ExistingPolicy(const QByteArray &path, bool *applyToAll)> ask;
-    // Every member under its own name in the directory, no folders (7-Zip's "no pathnames"); a
-    // later member of a name then replaces an earlier one as within any extraction.
+    std::function<ExistingPolicy(const ExtractConflict &conflict, bool *applyToAll)> ask;
+    // Every member under its own name in the directory, no folders (7-Zip's "no pathnames"); two
+    // members of one name are a conflict like a name already there.
     bool flatten = false;
     uint64_t maxBytes = 64ULL << 30; // total bytes written; 0 = no limit
     double maxRatio = 200.0; // bytes written / container bytes; 0 = no limit
@@ -51,8 +60,10 @@ struct ExtractReport {
     uint64_t links = 0;
     uint64_t bytes = 0; // bytes of the files in place (never of refused or replaced members)
     uint64_t skipped = 0; // members kept out by ExistingPolicy::Skip
-    uint64_t replaced = 0; // earlier members of this extraction replaced by a later one
+    uint64_t replaced = 0; // names replaced (a file there before, or an earlier member)
+    uint64_t renamed = 0; // members written under a free name (keep both)
     std::vector<ExtractRefusal> refused;
+    std::vector<ExtractRefusal> danglingLinks; // symlinks made whose target is not there: path, why
     std::optional<Error> stopped; // a limit or cancel ended extraction early
 };
 

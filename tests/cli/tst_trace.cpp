@@ -126,6 +126,28 @@ private Q_SLOTS:
             QVERIFY2(all >= qulonglong(3 << 20), qPrintable(QString::number(all)));
     }
 
+    // The plain-file strategies read the file with their own calls (read, pread, O_DIRECT, a
+    // mapping's copies), not through our sources: each still records every byte it read once,
+    // in buffer-sized reads at increasing offsets.
+    void recordsPlainFileStrategies()
+    {
+        const QString file = test::writeFile(dir_, QStringLiteral("plainbench.bin"), test::seededBytes(1 << 20, 7));
+        for (const char *strategy : {"read", "pread", "mmap"}) {
+            const QString trace = dir_.filePath(QStringLiteral("plain-%1.jsonl").arg(QLatin1String(strategy)));
+            auto r = test::runCli({QStringLiteral("trace"), QStringLiteral("-o"), trace, QStringLiteral("--"), QStringLiteral("bench"), file, QStringLiteral("--strategy"),
+                                   QLatin1String(strategy), QStringLiteral("--sizes"), QStringLiteral("64K"), QStringLiteral("--runs"), QStringLiteral("1"),
+                                   QStringLiteral("--warmup"), QStringLiteral("0")});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QList<qulonglong> offsets;
+            for (const QJsonObject &o : records(trace))
+                if (qulonglong(o[QStringLiteral("length")].toDouble()) == 65536 && o[QStringLiteral("layer")].toString() != QLatin1String("probe"))
+                    offsets << qulonglong(o[QStringLiteral("offset")].toDouble());
+            QVERIFY2(offsets.size() >= 16, qPrintable(QStringLiteral("%1: %2 reads").arg(QLatin1String(strategy)).arg(offsets.size())));
+            for (int i = 0; i < 16; ++i)
+                QVERIFY2(offsets.contains(qulonglong(i) * 65536), strategy);
+        }
+    }
+
     // cat of a plain file moves its bytes by sendfile (to a pipe) or copy_file_range: those
     // are reads of the file too, recorded in the "kernel copy" layer, so the trace adds up to
     // the file's size instead of a few header reads ("read amplification 0.003x").

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // How the desktop uses the application: dropping one file opens it, dropping several opens each
 // (the first here, the others in windows of their own); recent files are offered again after a
-// restart; window geometry and splitter state come back.
+// restart, by absolute path and once per file; a file given or dropped shows Browse whatever
+// workspace was last used; window geometry and splitter state come back.
 
 #include "main_window.h"
 #include "recent_files.h"
@@ -9,6 +10,8 @@
 #include "window_set.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QTabWidget>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
@@ -92,6 +95,44 @@ private Q_SLOTS:
         entry->trigger();
         QVERIFY(opened.count() > 0 || opened.wait(10000));
         QCOMPARE(restarted.currentSpec(), file);
+    }
+
+    void aRelativeFileIsRememberedByItsAbsolutePathOnce()
+    {
+        const QString file = test::writeFile(dir_, QStringLiteral("relative.bin"), "relative");
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(dir_.path()));
+        ui::MainWindow window;
+        QSignalSpy opened(&window, &ui::MainWindow::opened);
+        window.openSpec(QStringLiteral("relative.bin"));
+        QVERIFY(opened.count() > 0 || opened.wait(10000));
+        QVERIFY(QDir::setCurrent(before));
+        QCOMPARE(window.currentSpec(), file);
+        QVERIFY(ui::RecentFiles().list().contains(file));
+        QVERIFY(!ui::RecentFiles().list().contains(QStringLiteral("relative.bin")));
+        // A SPEC inside a file is remembered as its file: one entry per file.
+        auto tar = test::run(QStringLiteral("tar"), {QStringLiteral("-cf"), QStringLiteral("inner.tar"), QStringLiteral("relative.bin")}, 30000, dir_.path());
+        QCOMPARE(tar.exitCode, 0);
+        const QString archive = dir_.filePath(QStringLiteral("inner.tar"));
+        opened.clear();
+        window.openSpec(archive + QStringLiteral("!/relative.bin"));
+        QVERIFY(opened.count() > 0 || opened.wait(10000));
+        QVERIFY(ui::RecentFiles().list().contains(archive));
+        QVERIFY(!ui::RecentFiles().list().contains(archive + QStringLiteral("!/relative.bin")));
+    }
+
+    void aFileGivenOrDroppedShowsBrowse()
+    {
+        const QString file = test::writeFile(dir_, QStringLiteral("browse.bin"), "browse");
+        ui::WindowSet windows;
+        ui::MainWindow *window = windows.newWindow();
+        window->show();
+        window->workspace()->setCurrentIndex(1); // closed last on Benchmark
+        windows.openFiles({file}, window);
+        QCOMPARE(window->workspace()->currentIndex(), 0);
+        window->workspace()->setCurrentIndex(1);
+        drop(*window, {file});
+        QCOMPARE(window->workspace()->currentIndex(), 0);
     }
 
     void geometryAndSplitterRestored()

@@ -16,12 +16,17 @@ struct Answer {
     bool all = false;
 };
 
-static Answer ask(QWidget *parent, const QByteArray &path)
+static Answer ask(QWidget *parent, const ExtractConflict &conflict)
 {
+    const bool earlier = !conflict.earlier.isEmpty();
     QMessageBox box(QMessageBox::Question, QObject::tr("File Exists"),
-                    QObject::tr("“%1” already exists in the destination folder.").arg(bytesToText(path)), QMessageBox::NoButton, parent);
+                    earlier ? QObject::tr("“%1” and “%2” would both be written as “%3”.")
+                                  .arg(bytesToText(conflict.earlier), bytesToText(conflict.member), bytesToText(conflict.written))
+                            : QObject::tr("“%1” already exists in the destination folder.").arg(bytesToText(conflict.written)),
+                    QMessageBox::NoButton, parent);
     box.setObjectName(QStringLiteral("conflictQuestion"));
-    box.setInformativeText(QObject::tr("Replace it with the one from the archive, keep it, or keep both (the new one under a free name)?"));
+    box.setInformativeText(earlier ? QObject::tr("Replace the first with the second, skip the second, or keep both (the second under a free name)?")
+                                   : QObject::tr("Replace it with the one from the archive, keep it, or keep both (the new one under a free name)?"));
     QPushButton *overwrite = box.addButton(QObject::tr("&Overwrite"), QMessageBox::DestructiveRole);
     QPushButton *skip = box.addButton(QObject::tr("&Skip"), QMessageBox::RejectRole);
     QPushButton *both = box.addButton(QObject::tr("Keep &Both"), QMessageBox::AcceptRole);
@@ -40,16 +45,16 @@ static Answer ask(QWidget *parent, const QByteArray &path)
     return answer;
 }
 
-std::function<ExistingPolicy(const QByteArray &, bool *)> conflictQuestion(QPointer<QWidget> parent,
-                                                                           std::shared_ptr<std::atomic_bool> stop)
+std::function<ExistingPolicy(const ExtractConflict &, bool *)> conflictQuestion(QPointer<QWidget> parent,
+                                                                                std::shared_ptr<std::atomic_bool> stop)
 {
-    return [parent, stop](const QByteArray &path, bool *applyToAll) {
+    return [parent, stop](const ExtractConflict &conflict, bool *applyToAll) {
         auto answer = std::make_shared<std::promise<Answer>>();
         std::future<Answer> future = answer->get_future();
         // Queued, not blocking: a window being destroyed waits for this worker, and the worker
         // must not wait for that window's event loop.
         QMetaObject::invokeMethod(
-            parent.data(), [parent, path, answer] { answer->set_value(ask(parent.data(), path)); },
+            parent.data(), [parent, conflict, answer] { answer->set_value(ask(parent.data(), conflict)); },
             Qt::QueuedConnection);
         while (future.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
             if (stop->load() || !parent)

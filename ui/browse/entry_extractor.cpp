@@ -66,10 +66,11 @@ void EntryExtractor::extractTo(QList<ExtractRequest> requests, const QString &di
         QString text = describe(summary) + tr(" — in %1").arg(directory);
         if (openFailed)
             text += tr(" (no file manager could be started to show it: is xdg-open installed?)");
-        if (!summary.refusals.isEmpty())
-            text += QStringLiteral("\n") + summary.refusals.mid(0, 20).join(QLatin1Char('\n')) +
-                    (summary.refusals.size() > 20 ? tr("\n… and %1 more").arg(summary.refusals.size() - 20) : QString());
-        Q_EMIT finished(text, !summary.refusals.isEmpty() || summary.error.has_value());
+        const QStringList listed = summary.refusals + summary.danglingLinks;
+        if (!listed.isEmpty())
+            text += QStringLiteral("\n") + listed.mid(0, 20).join(QLatin1Char('\n')) +
+                    (listed.size() > 20 ? tr("\n… and %1 more").arg(listed.size() - 20) : QString());
+        Q_EMIT finished(text, !listed.isEmpty() || summary.error.has_value());
     });
     stop_->store(false);
     if (options.existing == ExistingPolicy::Ask)

@@ -32,9 +32,12 @@ static void extractAll(QPromise<ExtractSummary> &promise, QList<ExtractRequest> 
         summary.report.bytes += report->bytes;
         summary.report.skipped += report->skipped;
         summary.report.replaced += report->replaced;
+        summary.report.renamed += report->renamed;
         before = summary.report.bytes;
         for (const ExtractRefusal &refusal : report->refused)
             summary.refusals << pathText(refusal.path) + QStringLiteral(": ") + refusal.reason;
+        for (const ExtractRefusal &link : report->danglingLinks)
+            summary.danglingLinks << pathText(link.path) + QStringLiteral(": ") + link.reason;
         if (report->stopped) {
             summary.error = report->stopped;
             break;
@@ -69,6 +72,11 @@ QString describe(const ExtractSummary &summary)
         text += QObject::tr("; %1 skipped").arg(r.skipped);
     if (r.replaced)
         text += QObject::tr("; %1 replaced").arg(r.replaced);
+    if (r.renamed)
+        text += QObject::tr("; %1 kept under a new name").arg(r.renamed);
+    if (!summary.danglingLinks.isEmpty())
+        text += QObject::tr("; %1 pointing at nothing extracted")
+                    .arg(countText(uint64_t(summary.danglingLinks.size()), QObject::tr("%n symlink"), QObject::tr("%n symlinks")));
     if (summary.error)
         text += QObject::tr("; stopped: %1").arg(summary.error->toString());
     return text;

@@ -17,6 +17,7 @@ struct ExtractRequest {
 struct ExtractSummary {
     ExtractReport report; // summed over the requests
     QStringList refusals; // "path: reason"
+    QStringList danglingLinks; // "path: points at 'x', which was not extracted"
     std::optional<Error> error;
 };
 

@@ -4,6 +4,7 @@
 #include "io/file_source.h"
 
 #include "io/byte_text.h"
+#include "io/trace.h"
 
 #include "file_descriptor.h"
 
@@ -51,6 +52,9 @@ Result<ReadOutcome> readLoop(const ReadTarget &target, char *buffer, size_t size
         }
         if (n == 0)
             return outcome;
+        // These reads bypass our sources: the trace hears of them here (Trace I/O of a point).
+        if (IoTrace::enabled())
+            IoTrace::record(target.filePath, outcome.bytes, uint64_t(n));
         if (consume)
             consume(std::span<const char>(buffer, size_t(n)));
         outcome.bytes += uint64_t(n);
@@ -186,6 +190,10 @@ public:
             }
             const size_t n = size_t(std::min<uint64_t>(buffer, size - at));
             std::memcpy(bytes.get(), base + at, n);
+            if (IoTrace::enabled()) {
+                const TraceLayer layer("mmap copy");
+                IoTrace::record(target.filePath, at, n);
+            }
             if (consume)
                 consume(std::span<const char>(bytes.get(), n));
             outcome.bytes += n;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "libarchive_reader.h"
+#include "rar5_file_crypt.h"
 
 #include "ascii_mbrtowc.h"
 #include "io/byte_text.h"
@@ -420,6 +421,12 @@ Result<bool> LibarchiveReader::next(Entry &entry)
         const la_int64_t header = archive_read_header_position(archive_);
         headerPosition_ = header >= 0 ? uint64_t(header) : kUnknown;
     }
+    // libarchive 3.6.2 does not see RAR5's file encryption record: without this, a stored
+    // encrypted member would read as its ciphertext.
+    if (archive_format(archive_) == ARCHIVE_FORMAT_RAR_V5 && entry.type == EntryType::File && !entry.encrypted && headerPosition_ != kUnknown && !decoded_ &&
+        archive_filter_count(archive_) == 1 && archive_filter_code(archive_, 0) == ARCHIVE_FILTER_NONE &&
+        rar5FileIsEncrypted(*source_, headerPosition_).value_or(false))
+        entry.encrypted = true;
     if (mode_ == Mode::Archives) {
         const char *rawPath = archive_entry_pathname(raw);
         if (!rawPath)
