@@ -4,6 +4,7 @@
 #include "cli_output.h"
 #include "worker_options.h"
 #include "commands.h"
+#include "formats/archive/archive_passwords.h"
 #include "open/archive_indexes.h"
 #include "open/reading_policy.h"
 #include "io/byte_text.h"
@@ -60,6 +61,8 @@ static const char *kHelp =
     "backing files outside their own folder (absolute paths, ../); by default those are refused.\n"
     "--charset NAME decodes legacy archive names (zip, tar, cpio, cab) from NAME (e.g. CP866,\n"
     "KOI8-R, SHIFT_JIS); by default names are shown as stored and SPECs match them byte for byte.\n"
+    "--password-file FILE (one password per line, tried in turn) or ARCHIVESCOPE_PASSWORD decrypts\n"
+    "encrypted zip entries (ZipCrypto, WinZip AES); passwords never go on the command line.\n"
     "Exit status: 0 success, 1 bad input, failed operation or any problem reported on stderr\n"
     "(a damaged header skipped, an unreadable entry), 2 usage error.\n";
 
@@ -119,6 +122,39 @@ int main(int argc, char **argv)
             return cli::usage(QStringLiteral("--charset: unknown charset '%1' (see iconv --list)").arg(charset));
         setDefaultNameCharset(charset.toLatin1());
         --i;
+    }
+    // Global: passwords for encrypted entries, from --password-file FILE (one per line, tried in
+    // turn) or ARCHIVESCOPE_PASSWORD; never from argv, which every user of the machine can read.
+    {
+        QList<QByteArray> passwords;
+        for (qsizetype i = 0; i < args.size(); ++i) {
+            QString file;
+            if (args[i] == QLatin1String("--password-file") && i + 1 < args.size()) {
+                file = args[i + 1];
+                args.remove(i, 2);
+            } else if (args[i].startsWith(QLatin1String("--password-file="))) {
+                file = args[i].mid(16);
+                args.remove(i, 1);
+            } else if (args[i] == QLatin1String("--password-file")) {
+                return cli::usage(QStringLiteral("--password-file needs a file (one password per line)"));
+            } else {
+                continue;
+            }
+            QFile in(file);
+            if (!in.open(QIODevice::ReadOnly))
+                return cli::usage(QStringLiteral("--password-file: cannot read '%1': %2").arg(file, in.errorString()));
+            for (QByteArray line : in.readAll().split('\n')) {
+                if (line.endsWith('\r'))
+                    line.chop(1);
+                if (!line.isEmpty())
+                    passwords << line;
+            }
+            --i;
+        }
+        if (const QByteArray fromEnvironment = qgetenv("ARCHIVESCOPE_PASSWORD"); !fromEnvironment.isEmpty())
+            passwords << fromEnvironment;
+        if (!passwords.isEmpty())
+            setDefaultArchivePasswords(std::move(passwords));
     }
     // Global: --no-index (no archive index read or written).
     if (const qsizetype at = args.indexOf(QStringLiteral("--no-index")); at >= 0) {

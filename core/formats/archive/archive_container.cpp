@@ -11,6 +11,7 @@
 #include "io/byte_text.h"
 #include "io/slice_source.h"
 #include "name_charset.h"
+#include "archive_passwords.h"
 #include "vfs/problems.h"
 
 #include <QJsonArray>
@@ -334,6 +335,20 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
     return {};
 }
 
+// Encrypted content is never read as if it were plain. libarchive decrypts zip (ZipCrypto and
+// WinZip AES) with the passwords given; a wrong one fails its check there. Other formats'
+// encryption it cannot decrypt.
+std::optional<Error> ArchiveContainer::refuseEncrypted(const Entry &entry, const QString &name) const
+{
+    if (!entry.encrypted)
+        return std::nullopt;
+    if (formatName_ != QLatin1String("zip"))
+        return Error::make(ErrorKind::Unsupported, name, QStringLiteral("entry is encrypted; ArchiveScope cannot decrypt %1 entries").arg(formatName_));
+    if (archivePasswords().isEmpty())
+        return Error::make(ErrorKind::Unsupported, name, QStringLiteral("entry is encrypted: a password is needed (--password-file FILE or ARCHIVESCOPE_PASSWORD)"));
+    return std::nullopt;
+}
+
 Result<void> ArchiveContainer::walk(const ContentSink &sink)
 {
     auto r = reader();
@@ -352,8 +367,8 @@ Result<void> ArchiveContainer::walk(const ContentSink &sink)
             if (!readable)
                 return size_t(0);
             const QString name = source_->name() + QStringLiteral("!/") + bytesToText(entry.path);
-            if (entry.encrypted)
-                return Error::make(ErrorKind::Unsupported, name, QStringLiteral("entry is encrypted; ArchiveScope cannot decrypt it"));
+            if (auto refused = refuseEncrypted(entry, name))
+                return *refused;
             if (!entry.problem.isEmpty()) // listed, but libarchive cannot read it: the others still can
                 return Error::make(ErrorKind::Unsupported, name, QStringLiteral("unreadable: %1").arg(QString::fromUtf8(entry.problem)));
             return archive.read(out);
@@ -373,9 +388,8 @@ Result<SourcePtr> ArchiveContainer::open(const Entry &entry)
     if (entry.type != EntryType::File && !hardlinkWithData)
         return Error::make(ErrorKind::Usage, name,
                            QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
-    if (entry.encrypted)
-        return Error::make(ErrorKind::Unsupported, name,
-                           QStringLiteral("entry is encrypted; ArchiveScope cannot decrypt it"));
+    if (auto refused = refuseEncrypted(entry, name))
+        return *refused;
     if (!entry.problem.isEmpty())
         return Error::make(ErrorKind::Unsupported, name, QStringLiteral("unreadable: %1").arg(QString::fromUtf8(entry.problem)));
     if (entry.dataOffset != kUnknown && entry.type == EntryType::File)

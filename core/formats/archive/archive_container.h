@@ -41,6 +41,7 @@ private:
     SourcePtr source_;
     LibarchiveReader::Mode mode_;
     QString formatName_;
+    std::optional<Error> refuseEncrypted(const Entry &entry, const QString &name) const;
     QString libarchiveFormat_;
     QStringList filters_;
     QByteArray charset_; // names decoded from this (empty: as stored), fixed at open

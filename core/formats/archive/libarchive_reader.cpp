@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "libarchive_reader.h"
 #include "rar5_file_crypt.h"
+#include "archive_passwords.h"
 
 #include "ascii_mbrtowc.h"
 #include "io/byte_text.h"
@@ -56,6 +57,14 @@ Error LibarchiveReader::error(const QString &what) const
     return Error::format(source_->name(), position_, message);
 }
 
+// Encrypted zip entries (ZipCrypto, WinZip AES) are decrypted by libarchive with the first of
+// these that fits; libarchive copies them.
+static void addPassphrases(archive *a)
+{
+    for (const QByteArray &password : archivePasswords())
+        archive_read_add_passphrase(a, password.constData());
+}
+
 Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openMemberAt(SourcePtr source, StreamPtr decoded, MemberFormat format,
                                                                          const QByteArray &nameCharset)
 {
@@ -81,6 +90,7 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openMemberAt(SourceP
     }
     if (!nameCharset.isEmpty() && archive_read_set_options(a, ("hdrcharset=" + nameCharset).constData()) < ARCHIVE_WARN)
         return Error::make(ErrorKind::Usage, reader->source_->name(), QStringLiteral("cannot decode names from '%1'").arg(QString::fromLatin1(nameCharset)));
+    addPassphrases(a);
     reader->decoded_ = std::make_unique<Readahead>(std::move(decoded), false);
     reader->ourFilters_ = {QStringLiteral("decoded")};
     archive_read_set_callback_data(a, reader.get());
@@ -116,6 +126,7 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
     archive_read_support_filter_all(a);
     if (mode == Mode::Archives) {
         archive_read_support_format_all(a);
+        addPassphrases(a);
     } else {
         archive_read_support_format_raw(a);
         archive_read_support_format_empty(a); // a stream that decodes to nothing (next() makes its entry)
@@ -488,8 +499,19 @@ Result<EntryContent::Block> LibarchiveReader::nextBlock()
         mismatch.kind = ErrorKind::Checksum;
         return mismatch;
     }
-    if (rc != ARCHIVE_OK)
+    if (rc != ARCHIVE_OK) {
+        // libarchive's words for a password that does not decrypt the entry (its check value or
+        // WinZip AES's verifier fails): the entry is encrypted, and none given opens it.
+        const char *text = archive_error_string(archive_);
+        if (text && (std::strcmp(text, "Incorrect passphrase") == 0 || std::strstr(text, "Passphrase required"))) {
+            const qsizetype given = archivePasswords().size();
+            Error wrong = Error::make(ErrorKind::Unsupported, contentPath_.isEmpty() ? source_->name() : source_->name() + QStringLiteral("!/") + bytesToText(contentPath_),
+                                      given == 0 ? QStringLiteral("entry is encrypted: a password is needed (--password-file FILE or ARCHIVESCOPE_PASSWORD)")
+                                                 : QStringLiteral("wrong password: none of the %1 given decrypts this entry").arg(given));
+            return wrong;
+        }
         return contentError(QStringLiteral("cannot read the entry's data"));
+    }
     block.data = static_cast<const char *>(data);
     block.size = size;
     block.offset = offset;

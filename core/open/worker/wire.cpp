@@ -225,12 +225,12 @@ QDataStream &operator>>(QDataStream &in, std::vector<Error> &errors)
 
 QDataStream &operator<<(QDataStream &out, const RequestContext &c)
 {
-    return out << c.nameCharset << c.trace;
+    return out << c.nameCharset << c.trace << c.passwords;
 }
 
 QDataStream &operator>>(QDataStream &in, RequestContext &c)
 {
-    return in >> c.nameCharset >> c.trace;
+    return in >> c.nameCharset >> c.trace >> c.passwords;
 }
 
 Lane laneOf(Kind kind)

@@ -85,10 +85,11 @@ private:
 };
 
 // What every request carries besides its own fields: how names are decoded, whether its reads
-// are traced.
+// are traced, the passwords its client was given.
 struct RequestContext {
     QByteArray nameCharset;
     bool trace = false;
+    QList<QByteArray> passwords; // for encrypted entries, tried in turn (memory only)
 };
 
 // A source the worker holds, as the client sees it.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "worker_channel.h"
+#include "formats/archive/archive_passwords.h"
 
 #include "formats/archive/name_charset.h"
 #include "formats/image/disk_image.h"
@@ -246,7 +247,7 @@ Result<void> WorkerChannel::send(Pending &pending, Kind kind, const Fields &fiel
     if (!released.isEmpty() && !wire::sendFrame(fd_, (wire::Message(Kind::Release) << released).bytes()))
         return ended();
     wire::Message message(kind);
-    message << wire::RequestContext{currentNameCharset(), IoTrace::enabled()};
+    message << wire::RequestContext{currentNameCharset(), IoTrace::enabled(), archivePasswords()};
     if (fields)
         fields(message);
     pending.sentAtNs = IoTrace::enabled() ? IoTrace::elapsedNs() : 0;

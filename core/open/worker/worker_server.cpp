@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "worker_server.h"
+#include "formats/archive/archive_passwords.h"
 
 #include "formats/archive/name_charset.h"
 #include "formats/format.h"
@@ -83,6 +84,7 @@ private:
             const wire::RequestScope answering(id); // what this thread sends belongs to it
             tProblems.clear();
             const NameCharsetScope charset(context.nameCharset);
+            const ArchivePasswordsScope passwords(std::move(context.passwords));
             const ProblemScope collect([](const Error &problem) { tProblems.push_back(problem); });
             const CancelScope stop([this, id] { return inbox_->cancelled(id); });
             // The trace is the process's: a traced request runs alone.

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#include "archive_passwords.h"
+
+#include <cstring>
+#include <mutex>
+
+namespace asc {
+
+static thread_local const QList<QByteArray> *tPasswords = nullptr;
+
+static std::mutex &defaultMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+static QList<QByteArray> &defaultPasswords()
+{
+    static QList<QByteArray> passwords;
+    return passwords;
+}
+
+QList<QByteArray> archivePasswords()
+{
+    if (tPasswords)
+        return *tPasswords;
+    std::lock_guard lock(defaultMutex());
+    return defaultPasswords();
+}
+
+void setDefaultArchivePasswords(QList<QByteArray> passwords)
+{
+    std::lock_guard lock(defaultMutex());
+    wipePasswords(defaultPasswords());
+    defaultPasswords() = std::move(passwords);
+}
+
+void wipePasswords(QList<QByteArray> &passwords)
+{
+    for (QByteArray &password : passwords) {
+        if (password.isDetached()) // shared bytes belong to another list too: that one wipes them
+            ::explicit_bzero(password.data(), size_t(password.size()));
+    }
+    passwords.clear();
+}
+
+ArchivePasswordsScope::ArchivePasswordsScope(QList<QByteArray> passwords)
+    : passwords_(std::move(passwords)),
+      outer_(tPasswords)
+{
+    tPasswords = &passwords_;
+}
+
+ArchivePasswordsScope::~ArchivePasswordsScope()
+{
+    tPasswords = outer_;
+    wipePasswords(passwords_);
+}
+
+} // namespace asc
