@@ -15,6 +15,7 @@
 #include "open/catalog.h"
 #include "open_job.h"
 #include "recent_menu.h"
+#include "password_prompt.h"
 #include "stall_prompt.h"
 #include "io/units.h"
 #include "trace/trace_menu.h"
@@ -134,6 +135,11 @@ void MainWindow::buildMenus()
     file->addSeparator();
     QAction *extract = file->addAction(tr("&Extract…"), QKeySequence(Qt::CTRL | Qt::Key_E), browse_, &BrowseView::chooseExtraction);
     extract->setObjectName(QStringLiteral("extractAction"));
+    QAction *password = file->addAction(tr("Enter &Password…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, [this] {
+        if (askArchivePassword(this, QFileInfo(splitSpec(currentSpec()).file).fileName()))
+            browse_->showCurrentAgain(); // the entry shown is read again, now with it
+    });
+    password->setObjectName(QStringLiteral("enterPassword"));
     QAction *exportChart = file->addAction(tr("Export &Chart…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("throughput.png"), tr("Images (*.png *.svg *.pdf)"));
         if (auto ok = path.isEmpty() ? Result<void>() : bench_->exportChart(path); !ok)

@@ -90,6 +90,28 @@ static void writeWorkCounters(const std::optional<WorkerEnd> &worker = std::null
         file.write(QJsonDocument(work).toJson(QJsonDocument::Compact));
 }
 
+// Takes every `NAME VALUE` and `NAME=VALUE` of a global option out of `args`, in order;
+// nullopt when NAME comes last without its value.
+static std::optional<QStringList> takeGlobalOption(QStringList &args, const QString &name)
+{
+    QStringList values;
+    const QString joined = name + QLatin1Char('=');
+    for (qsizetype i = 0; i < args.size();) {
+        if (args[i] == name) {
+            if (i + 1 >= args.size())
+                return std::nullopt;
+            values << args[i + 1];
+            args.remove(i, 2);
+        } else if (args[i].startsWith(joined)) {
+            values << args[i].mid(joined.size());
+            args.remove(i, 1);
+        } else {
+            ++i;
+        }
+    }
+    return values;
+}
+
 int main(int argc, char **argv)
 {
     useUtf8Locale();
@@ -105,57 +127,35 @@ int main(int argc, char **argv)
     if (args.removeAll(QStringLiteral("--allow-backing")) > 0)
         backingPolicy().allowOutside = true;
     // Global: decode legacy archive names from this charset (libarchive's hdrcharset).
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        QString charset;
-        if (args[i] == QLatin1String("--charset") && i + 1 < args.size()) {
-            charset = args[i + 1];
-            args.remove(i, 2);
-        } else if (args[i].startsWith(QLatin1String("--charset="))) {
-            charset = args[i].mid(10);
-            args.remove(i, 1);
-        } else if (args[i] == QLatin1String("--charset")) {
-            return cli::usage(QStringLiteral("--charset needs a charset name (e.g. CP866, KOI8-R, SHIFT_JIS)"));
-        } else {
-            continue;
-        }
+    const auto charsets = takeGlobalOption(args, QStringLiteral("--charset"));
+    if (!charsets)
+        return cli::usage(QStringLiteral("--charset needs a charset name (e.g. CP866, KOI8-R, SHIFT_JIS)"));
+    for (const QString &charset : *charsets) {
         if (!isKnownCharset(charset.toLatin1()))
             return cli::usage(QStringLiteral("--charset: unknown charset '%1' (see iconv --list)").arg(charset));
         setDefaultNameCharset(charset.toLatin1());
-        --i;
     }
     // Global: passwords for encrypted entries, from --password-file FILE (one per line, tried in
     // turn) or ARCHIVESCOPE_PASSWORD; never from argv, which every user of the machine can read.
-    {
-        QList<QByteArray> passwords;
-        for (qsizetype i = 0; i < args.size(); ++i) {
-            QString file;
-            if (args[i] == QLatin1String("--password-file") && i + 1 < args.size()) {
-                file = args[i + 1];
-                args.remove(i, 2);
-            } else if (args[i].startsWith(QLatin1String("--password-file="))) {
-                file = args[i].mid(16);
-                args.remove(i, 1);
-            } else if (args[i] == QLatin1String("--password-file")) {
-                return cli::usage(QStringLiteral("--password-file needs a file (one password per line)"));
-            } else {
-                continue;
-            }
-            QFile in(file);
-            if (!in.open(QIODevice::ReadOnly))
-                return cli::usage(QStringLiteral("--password-file: cannot read '%1': %2").arg(file, in.errorString()));
-            for (QByteArray line : in.readAll().split('\n')) {
-                if (line.endsWith('\r'))
-                    line.chop(1);
-                if (!line.isEmpty())
-                    passwords << line;
-            }
-            --i;
+    const auto passwordFiles = takeGlobalOption(args, QStringLiteral("--password-file"));
+    if (!passwordFiles)
+        return cli::usage(QStringLiteral("--password-file needs a file (one password per line)"));
+    QList<QByteArray> passwords;
+    for (const QString &file : *passwordFiles) {
+        QFile in(file);
+        if (!in.open(QIODevice::ReadOnly))
+            return cli::usage(QStringLiteral("--password-file: cannot read '%1': %2").arg(file, in.errorString()));
+        for (QByteArray line : in.readAll().split('\n')) {
+            if (line.endsWith('\r'))
+                line.chop(1);
+            if (!line.isEmpty())
+                passwords << line;
         }
-        if (const QByteArray fromEnvironment = qgetenv("ARCHIVESCOPE_PASSWORD"); !fromEnvironment.isEmpty())
-            passwords << fromEnvironment;
-        if (!passwords.isEmpty())
-            setDefaultArchivePasswords(std::move(passwords));
     }
+    if (const QByteArray fromEnvironment = qgetenv("ARCHIVESCOPE_PASSWORD"); !fromEnvironment.isEmpty())
+        passwords << fromEnvironment;
+    if (!passwords.isEmpty())
+        setDefaultArchivePasswords(std::move(passwords));
     // Global: --no-index (no archive index read or written).
     if (const qsizetype at = args.indexOf(QStringLiteral("--no-index")); at >= 0) {
         args.removeAll(QStringLiteral("--no-index"));

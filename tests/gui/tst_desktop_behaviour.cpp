@@ -4,12 +4,22 @@
 // restart, by absolute path and once per file; a file given or dropped shows Browse whatever
 // workspace was last used; window geometry and splitter state come back.
 
+#include "browse/details_pane.h"
+#include "browse/entry_filter_model.h"
+#include "browse/entry_tree_model.h"
+#include "browse/hex_view.h"
+#include "formats/archive/archive_passwords.h"
 #include "main_window.h"
+#include "model_search.h"
 #include "recent_files.h"
 #include "test_files.h"
 #include "window_set.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QInputDialog>
+#include <QTimer>
+#include <QTreeView>
 #include <QDir>
 #include <QTabWidget>
 #include <QMenuBar>
@@ -133,6 +143,44 @@ private Q_SLOTS:
         window->workspace()->setCurrentIndex(1);
         drop(*window, {file});
         QCOMPARE(window->workspace()->currentIndex(), 0);
+    }
+
+    // An encrypted zip entry says how to read it; File > Enter Password… asks, naming the archive,
+    // and the entry shown is then read (through the sandboxed worker) to its plain bytes.
+    void anEncryptedEntryReadsOnceItsPasswordIsEntered()
+    {
+        ASC_REQUIRE_TOOL(QStringLiteral("7zz"));
+        auto made = test::run(QStringLiteral("/bin/sh"),
+                              {QStringLiteral("-c"), QStringLiteral("printf 'plain words\\n' > locked.txt && 7zz a -pSECRET -mem=AES256 locked.zip locked.txt >/dev/null")},
+                              30000, dir_.path());
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        ui::MainWindow window;
+        QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.show();
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        window.openSpec(dir_.filePath(QStringLiteral("locked.zip")));
+        QVERIFY(listed.count() > 0 || listed.wait(20000));
+        const QModelIndex locked = test::findByName(window.proxy(), QStringLiteral("locked.txt"));
+        QVERIFY(locked.isValid());
+        window.treeView()->selectionModel()->setCurrentIndex(locked, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QTRY_VERIFY(window.detailsPane()->hexView()->placeholderText().contains(QStringLiteral("Enter Password")));
+        QCOMPARE(window.detailsPane()->hexView()->bytes().size(), 0);
+
+        QAction *enter = window.findChild<QAction *>(QStringLiteral("enterPassword"));
+        QVERIFY(enter);
+        QString asked;
+        QTimer::singleShot(0, &window, [&] {
+            auto *dialog = window.findChild<QInputDialog *>(QStringLiteral("passwordPrompt"));
+            QVERIFY(dialog);
+            asked = dialog->labelText();
+            dialog->setTextValue(QStringLiteral("SECRET"));
+            dialog->accept();
+        });
+        enter->trigger();
+        QVERIFY2(asked.contains(QStringLiteral("locked.zip")), qPrintable(asked));
+        QTRY_COMPARE(window.detailsPane()->hexView()->bytes(), QByteArray("plain words\n"));
+        QVERIFY(!ui::RecentFiles().list().join(QLatin1Char(' ')).contains(QStringLiteral("SECRET")));
+        setDefaultArchivePasswords({});
     }
 
     void geometryAndSplitterRestored()

@@ -40,6 +40,8 @@ public:
     void clear();
     bool isBusy() const;
     bool isExtracting() const;
+    // Shows the current entry's details and preview again (a password was just entered).
+    void showCurrentAgain() { selectionChanged(); }
 
     // Extracts the selected entries (all when nothing is selected) into `directory`.
     void extractSelectedTo(const QString &directory);

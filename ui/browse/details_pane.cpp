@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/task_pool.h"
 #include "details_pane.h"
+#include "formats/archive/archive_passwords.h"
 
 #include "when_finished.h"
 
@@ -239,8 +240,10 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
         html += row(tr("Details"), QString::fromUtf8(entry.detail));
     if (entry.dataOffset != kUnknown)
         html += row(tr("Data offset"), QString::number(entry.dataOffset));
+    const auto &layer = tree.layer(tree.layerOf(node));
+    const bool decryptable = entry.encrypted && layer.container && layer.container->formatName() == QLatin1String("zip");
     if (entry.encrypted)
-        html += row(tr("Encrypted"), tr("yes: content cannot be read"));
+        html += row(tr("Encrypted"), decryptable ? tr("yes: File > Enter Password… reads it") : tr("yes: ArchiveScope cannot decrypt this format"));
     if (entry.unsafePath)
         html += row(tr("Unsafe path"), tr("a '..' in its name, or a link to an absolute path: never extracted"));
     if (!entry.problem.isEmpty())
@@ -248,14 +251,17 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     if (!isValidUtf8(entry.path))
         html += row(tr("Path bytes"), QString::fromLatin1(entry.path.toHex(' ')));
     html += row(tr("Archive order"), QString::number(entry.ordinal));
-    const auto &layer = tree.layer(tree.layerOf(node));
     const QJsonObject info = layer.container ? layer.container->info() : QJsonObject();
     for (auto it = info.begin(); it != info.end(); ++it)
         html += row(tr("Container %1").arg(fieldLabel(it.key()).toLower()), jsonText(it.value()));
     fields_->setHtml(html + QStringLiteral("</table>"));
 
     setPreview({});
-    if ((entry.type != EntryType::File && entry.type != EntryType::Partition) || entry.encrypted || !entry.problem.isEmpty() || !layer.container)
+    if (entry.encrypted && (!decryptable || archivePasswords().isEmpty())) {
+        hex_->setPlaceholderText(decryptable ? tr("Encrypted: File > Enter Password… (Ctrl+Shift+P) to read it") : tr("Encrypted: cannot be read"));
+        return;
+    }
+    if ((entry.type != EntryType::File && entry.type != EntryType::Partition) || !entry.problem.isEmpty() || !layer.container)
         return;
     loading_ = true;
     // Until the first bytes are in, say that they are coming (not "No data").

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+// File > Enter Password…: asks for a password for the window's encrypted entries (zip's ZipCrypto
+// and WinZip AES), naming the archive. It is kept in this process's memory until the application
+// quits — never in settings, recent files or logs — and sent with each request to the worker.
+
+#include <QString>
+#include <QWidget>
+
+namespace asc::ui {
+
+// Asks (password echo off); true when one was entered and is now tried with the others.
+bool askArchivePassword(QWidget *parent, const QString &archive);
+
+} // namespace asc::ui
