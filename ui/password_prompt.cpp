@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "password_prompt.h"
 
-#include "formats/archive/archive_passwords.h"
+#include "open/reading_policy.h"
 
 #include <QInputDialog>
 #include <QLineEdit>

@@ -8,7 +8,7 @@
 #include "browse/entry_filter_model.h"
 #include "browse/entry_tree_model.h"
 #include "browse/hex_view.h"
-#include "formats/archive/archive_passwords.h"
+#include "open/reading_policy.h"
 #include "main_window.h"
 #include "model_search.h"
 #include "recent_files.h"

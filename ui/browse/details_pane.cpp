@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "io/task_pool.h"
 #include "details_pane.h"
-#include "formats/archive/archive_passwords.h"
+#include "open/reading_policy.h"
 
 #include "when_finished.h"
 
