@@ -20,16 +20,27 @@
 
 namespace asc::ui {
 
-static qint64 residentBytes(const QString &process = QStringLiteral("self"))
+// A field of /proc/PID/status in bytes: VmRSS (resident now), VmHWM (the peak so far).
+static qint64 statusBytes(const QString &process, const QByteArray &field)
 {
     QFile status(QStringLiteral("/proc/%1/status").arg(process));
     if (!status.open(QIODevice::ReadOnly))
         return -1;
     for (const QByteArray &line : status.readAll().split('\n')) {
-        if (line.startsWith("VmRSS:"))
-            return line.mid(6).trimmed().split(' ').first().toLongLong() * 1024;
+        if (line.startsWith(field + ':'))
+            return line.mid(field.size() + 1).trimmed().split(' ').first().toLongLong() * 1024;
     }
     return -1;
+}
+
+static qint64 residentBytes(const QString &process = QStringLiteral("self"))
+{
+    return statusBytes(process, "VmRSS");
+}
+
+static double mib(qint64 bytes)
+{
+    return bytes < 0 ? -1.0 : double(bytes) / double(1 << 20);
 }
 
 // The event loop's heartbeat: a timer that should fire every few milliseconds. The longest gap
@@ -52,7 +63,19 @@ public:
         last_ = 0;
         beat_.start();
     }
-    qint64 longestMs() const { return std::max<qint64>(0, std::max(longest_, clock_.elapsed() - last_ - kInterval)); }
+    void stop()
+    {
+        longest_ = longestMs();
+        last_ = clock_.elapsed() - kInterval;
+        beat_.stop();
+        stopped_ = true;
+    }
+    qint64 longestMs() const
+    {
+        if (stopped_)
+            return longest_;
+        return std::max<qint64>(0, std::max(longest_, clock_.elapsed() - last_ - kInterval));
+    }
 
 private:
     static constexpr int kInterval = 5;
@@ -60,6 +83,7 @@ private:
     QElapsedTimer clock_;
     qint64 last_ = 0;
     qint64 longest_ = 0;
+    bool stopped_ = false;
 };
 
 int measureOpen(const QString &spec, const QString &filter)
@@ -76,18 +100,57 @@ int measureOpen(const QString &spec, const QString &filter)
     qint64 filterComplete = -1;
     QElapsedTimer filterTimer;
     StallMeter stalls;
+    StallMeter filterStalls; // the window while the filter is typed and applied, apart from the listing
     std::function<void()> report;
-    // The filter is typed once the listing is complete, as a user would; its first match is
-    // looked for whenever rows arrive, its end is when the loader is idle again.
-    auto typeFilter = [&] {
-        filterTimer.start();
-        window->filterEdit()->setText(filter);
-        if (window->proxy()->matchCount() > 0) // the names already listed
+    // The filter is typed once the listing is complete, a key every 40 ms as a person types; its
+    // first match is looked for whenever rows arrive, its end is when the last key's text is
+    // applied and the loader is idle again. Then the file is closed, and the memory it leaves
+    // behind measured.
+    qint64 rssAfterClose = -1;
+    qint64 rssPeak = -1;
+    qint64 rssLoaded = -1; // with the tree, before it was closed
+    qint64 entriesSeen = -1, nameBytesSeen = 0;
+    int layersSeen = -1;
+    std::function<void()> closeAndReport = [&] {
+        filterStalls.stop();
+        rssPeak = statusBytes(QStringLiteral("self"), "VmHWM");
+        malloc_trim(0);
+        rssLoaded = residentBytes();
+        const EntryTree &tree = window->model()->tree();
+        for (int32_t i = 1; i < tree.size(); ++i)
+            nameBytesSeen += tree.path(i).size() + 1;
+        entriesSeen = tree.size() - 1;
+        layersSeen = window->browseView()->loader()->tree().layerCount();
+        window->filterEdit()->clear();
+        window->browseView()->clear();
+        QTimer::singleShot(300, window, [&] {
+            malloc_trim(0);
+            rssAfterClose = residentBytes();
+            report();
+        });
+    };
+    QTimer keys;
+    keys.setInterval(40);
+    int typed = 0;
+    QObject::connect(&keys, &QTimer::timeout, window, [&] {
+        window->filterEdit()->setText(filter.left(++typed));
+        if (filterFirstMatch < 0 && window->proxy()->matchCount() > 0) // the names already listed
             filterFirstMatch = filterTimer.elapsed();
-        if (!window->browseView()->isBusy()) {
-            filterComplete = filterTimer.elapsed();
-            QTimer::singleShot(100, window, [&] { report(); });
-        }
+        if (typed < filter.size())
+            return;
+        keys.stop();
+        QTimer::singleShot(0, window, [&] { // the view's expansion runs from the event loop
+            if (!window->browseView()->isBusy()) {
+                filterComplete = filterTimer.elapsed();
+                QTimer::singleShot(100, window, closeAndReport);
+            }
+        });
+    });
+    auto typeFilter = [&] {
+        filterStalls.start();
+        filterTimer.start();
+        typed = 0;
+        keys.start();
     };
     // Rows are counted as the model receives them, which is when the view can show them.
     QObject::connect(window->model(), &QAbstractItemModel::rowsInserted, window, [&] {
@@ -106,8 +169,10 @@ int measureOpen(const QString &spec, const QString &filter)
                 QTimer::singleShot(100, window, typeFilter); // memory first settles
                 return;
             }
-        } else if (filterTimer.isValid() && filterComplete < 0) {
+        } else if (filterTimer.isValid() && filterComplete < 0 && typed >= filter.size()) {
             filterComplete = filterTimer.elapsed();
+            QTimer::singleShot(100, window, closeAndReport);
+            return;
         } else {
             return;
         }
@@ -116,18 +181,23 @@ int measureOpen(const QString &spec, const QString &filter)
     });
     report = [&] {
         malloc_trim(0);
-        const qint64 after = residentBytes();
+        const qint64 after = rssLoaded >= 0 ? rssLoaded : residentBytes();
         const EntryTree &tree = window->model()->tree();
-        qint64 nameBytes = 0;
-        for (int32_t i = 1; i < tree.size(); ++i)
-            nameBytes += tree.path(i).size() + 1;
-        const qint64 entries = tree.size() - 1;
+        qint64 nameBytes = nameBytesSeen;
+        if (entriesSeen < 0)
+            for (int32_t i = 1; i < tree.size(); ++i)
+                nameBytes += tree.path(i).size() + 1;
+        const qint64 entries = entriesSeen >= 0 ? entriesSeen : tree.size() - 1;
         QJsonObject result;
         result[QStringLiteral("spec")] = spec;
         result[QStringLiteral("entries")] = entries;
         result[QStringLiteral("first_1000_rows_ms")] = firstRows;
         result[QStringLiteral("complete_ms")] = complete;
         result[QStringLiteral("rss_delta_bytes")] = after - before;
+        result[QStringLiteral("rss_before_open_mib")] = mib(before);
+        result[QStringLiteral("rss_peak_mib")] = mib(rssPeak >= 0 ? rssPeak : statusBytes(QStringLiteral("self"), "VmHWM"));
+        if (rssAfterClose >= 0)
+            result[QStringLiteral("rss_after_close_mib")] = mib(rssAfterClose);
         result[QStringLiteral("name_bytes")] = nameBytes;
         result[QStringLiteral("bytes_per_entry_beyond_names")] = entries ? double(after - before - nameBytes) / double(entries) : 0.0;
         result[QStringLiteral("max_ui_stall_ms")] = stalls.longestMs();
@@ -135,9 +205,10 @@ int measureOpen(const QString &spec, const QString &filter)
             result[QStringLiteral("filter")] = filter;
             result[QStringLiteral("filter_first_match_ms")] = filterFirstMatch;
             result[QStringLiteral("filter_complete_ms")] = filterComplete;
-            result[QStringLiteral("filter_entries")] = qint64(window->model()->tree().size() - 1);
+            result[QStringLiteral("filter_max_ui_stall_ms")] = filterStalls.longestMs();
+            result[QStringLiteral("filter_entries")] = entries;
             // Archives inside the file the filter opened (default View setting: none).
-            result[QStringLiteral("nested_opened")] = window->browseView()->loader()->tree().layerCount() - 1;
+            result[QStringLiteral("nested_opened")] = (layersSeen >= 0 ? layersSeen : window->browseView()->loader()->tree().layerCount()) - 1;
         }
         // The file's worker process, now idle: what it keeps resident (-1 with --no-sandbox).
         result[QStringLiteral("worker_rss_bytes")] = window->worker() ? residentBytes(QString::number(window->worker()->pid())) : -1;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "tree_loader.h"
 
+#include <QTimer>
+
 #include "formats/format.h"
 #include "open/listing.h"
 #include "open/spec.h"
@@ -144,6 +146,12 @@ void TreeLoader::openNested(int32_t node, bool forFilter)
 
 void TreeLoader::readEverything(int nestedDepth)
 {
+    // Each key typed into the filter asks again: a search already running at this depth goes on
+    // from where it is (starting it over examined every node of a million-entry tree per key).
+    if (everything_ && nestedDepth == nestedDepth_) {
+        expandEverything();
+        return;
+    }
     everything_ = true;
     nestedDepth_ = nestedDepth;
     // Looked at again from the start: the depth may be new, and what a stop left unread is
@@ -181,7 +189,10 @@ void TreeLoader::expandEverything()
         if (tree_.layer(layer).container->listsFolderByFolder() && !wholeLayers_.contains(layer))
             readRest(layer);
     }
-    for (; examinedUpTo_ < tree_.size(); ++examinedUpTo_) {
+    // A slice at a time from the event loop: looking at a million names at once held the window
+    // for 400 ms on the first key typed into the filter.
+    const int32_t sliceEnd = std::min(tree_.size(), examinedUpTo_ + kExamineSlice);
+    for (; examinedUpTo_ < sliceEnd; ++examinedUpTo_) {
         const int32_t node = examinedUpTo_;
         ++nodesExamined_;
         if (stateOf(node) != NodeState::Unread || !looksNested(node) || !canExpand(node))
@@ -190,6 +201,16 @@ void TreeLoader::expandEverything()
             expand(node); // a partition: part of its disk, opened at once
         else if (depthOf(tree_.layerOf(node)) < nestedDepth_)
             filterQueue_.push_back(node);
+    }
+    if (examinedUpTo_ < tree_.size() && !examineScheduled_) {
+        examineScheduled_ = true;
+        QTimer::singleShot(0, this, [this] {
+            examineScheduled_ = false;
+            const bool wasBusy = isBusy();
+            expandEverything();
+            if (wasBusy && !isBusy())
+                finishedOne(false);
+        });
     }
     openNextQueued();
 }

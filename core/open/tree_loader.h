@@ -72,7 +72,10 @@ public:
     int mostFilterOpensAtOnce() const { return mostFilterOpens_; }
     // Stops every listing (within one read: the request reaches the I/O).
     void stop();
-    bool isBusy() const { return !listings_.isEmpty() || opening_ > 0 || (everything_ && !filterQueue_.empty()); }
+    bool isBusy() const
+    {
+        return !listings_.isEmpty() || opening_ > 0 || (everything_ && (!filterQueue_.empty() || examinedUpTo_ < tree_.size()));
+    }
 
 Q_SIGNALS:
     void entriesAdded(int32_t layer);
@@ -122,6 +125,8 @@ private:
     int nestedDepth_ = 0;
     bool everything_ = false;
     int32_t examinedUpTo_ = 1; // the filter's reading has looked at nodes below this one
+    static constexpr int32_t kExamineSlice = 1 << 16; // nodes looked at per turn of the event loop
+    bool examineScheduled_ = false;
     int32_t layersExamined_ = 0; // ... and at these first layers
     std::deque<int32_t> filterQueue_; // nested containers the filter opens, in tree order
     int filterOpens_ = 0; // running

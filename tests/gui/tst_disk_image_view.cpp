@@ -222,7 +222,8 @@ private Q_SLOTS:
                             })
                     .ok());
         QCOMPARE(inP2, walked);
-        QCOMPARE(window.proxy()->rowCount(findByName(window.proxy(), QStringLiteral("many"), p2)), 300);
+        // Found again: a filter change re-lays the proxy out, and an index kept across it is stale.
+        QCOMPARE(window.proxy()->rowCount(findByName(window.proxy(), QStringLiteral("many"), findByName(window.proxy(), QStringLiteral("p2")))), 300);
         // Nothing left to read: folders do not list again on expansion.
         const QModelIndex deep = findByName(window.proxy(), QStringLiteral("deep"), findByName(window.proxy(), QStringLiteral("p2")));
         QVERIFY(deep.isValid());

@@ -40,6 +40,8 @@ public:
     void clear();
     bool isBusy() const;
     bool isExtracting() const;
+    // Folders the filter opened since the view was made (a counter for tests).
+    uint64_t expandedByFilter() const { return expandedByFilter_; }
     // Shows the current entry's details and preview again (a password was just entered).
     void showCurrentAgain() { selectionChanged(); }
 
@@ -94,6 +96,10 @@ private:
     std::optional<Inspected> current_;
     bool filtering_ = false;
     bool expandPending_ = false;
+    // The filter opens the way to this many matches at most, through this many folders.
+    static constexpr size_t kExpandedMatches = 1000;
+    static constexpr int kExpandedFolders = 2000;
+    uint64_t expandedByFilter_ = 0;
     int32_t shownNode_ = -1; // the entry the details show (-1: the file itself)
     bool previewOnReveal_ = false; // the SPEC named a file: preview it once the tree shows it
     // The SPEC's entry, kept in view while its listing goes on, until the user scrolls or moves.

@@ -10,15 +10,42 @@ namespace asc::ui {
 EntryFilterModel::EntryFilterModel(QObject *parent)
     : QSortFilterProxyModel(parent)
 {
-    setRecursiveFilteringEnabled(true);
+    // The marks carry the folders of matches: the proxy need not search below each row itself.
+    setRecursiveFilteringEnabled(false);
     setFilterCaseSensitivity(Qt::CaseInsensitive);
     setSortRole(EntryTreeModel::SortRole);
     setFilterKeyColumn(EntryTreeModel::Name);
-    // A new tree (the model resets with each file): the count starts again.
+    // A new tree (the model resets with each file): the marks go, and their memory with them.
     connect(this, &QAbstractItemModel::modelReset, this, [this] {
-        countedUpTo_ = 1;
-        matches_ = 0;
+        if (active_)
+            forgetMarks();
     });
+    // Entries arrive in batches: a match under a folder the proxy hid must show that folder. The
+    // proxy ignores rows inserted below a hidden folder, so it is told to look again, once.
+    connect(this, &QAbstractProxyModel::sourceModelChanged, this, [this] {
+        if (!sourceModel())
+            return;
+        connect(sourceModel(), &QAbstractItemModel::rowsInserted, this, [this] {
+            if (!active_ || !markNewNodes() || refilterPending_)
+                return;
+            refilterPending_ = true;
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    refilterPending_ = false;
+                    if (active_)
+                        invalidateRowsFilter();
+                },
+                Qt::QueuedConnection);
+        });
+    });
+}
+
+void EntryFilterModel::forgetMarks()
+{
+    std::vector<uint8_t>().swap(marks_);
+    markedUpTo_ = 1;
+    matches_ = 0;
 }
 
 void EntryFilterModel::setFilterText(const QString &text)
@@ -28,15 +55,44 @@ void EntryFilterModel::setFilterText(const QString &text)
     for (QChar c : text)
         ascii = ascii && c.unicode() < 0x80;
     asciiNeedle_ = !glob && ascii ? text.toLatin1().toLower() : QByteArray();
-    countedUpTo_ = 1;
-    matches_ = 0;
-    if (glob) {
-        setFilterRegularExpression(QRegularExpression(
-            QRegularExpression::wildcardToRegularExpression(text, QRegularExpression::UnanchoredWildcardConversion),
-            QRegularExpression::CaseInsensitiveOption));
-    } else {
-        setFilterFixedString(text);
+    pattern_ = glob ? QRegularExpression(QRegularExpression::wildcardToRegularExpression(text, QRegularExpression::UnanchoredWildcardConversion),
+                                         QRegularExpression::CaseInsensitiveOption)
+                    : QRegularExpression(QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption);
+    active_ = !text.isEmpty();
+    forgetMarks();
+    if (active_)
+        markNewNodes(); // one pass over the names, before the proxy asks about any row
+    // Not setFilterFixedString(): that refilters every folder the proxy ever mapped, and a folder
+    // is mapped once rows were inserted below it, so every row of a listed tree was asked again
+    // on each key. Dropping the mappings asks only about folders the view shows (its open
+    // folders and selection come back through their persistent indexes).
+    invalidate();
+}
+
+bool EntryFilterModel::markNewNodes() const
+{
+    const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
+    if (!model || !active_)
+        return false;
+    const EntryTree &tree = model->tree();
+    const int32_t end = tree.size();
+    if (end <= markedUpTo_)
+        return false;
+    const int32_t existing = markedUpTo_;
+    marks_.resize(size_t(end), Hidden);
+    bool olderShown = false;
+    for (int32_t node = markedUpTo_; node < end; ++node) {
+        if (!nameMatches(node))
+            continue;
+        marks_[size_t(node)] |= Matches;
+        ++matches_;
+        for (int32_t up = tree.parent(node); up > 0 && !(marks_[size_t(up)] & LeadsToMatch); up = tree.parent(up)) {
+            olderShown = olderShown || (up < existing && marks_[size_t(up)] == Hidden);
+            marks_[size_t(up)] |= LeadsToMatch;
+        }
     }
+    markedUpTo_ = end;
+    return olderShown;
 }
 
 // The same order on raw UTF-8 bytes: ASCII letters fold case, digit runs compare by value, other
@@ -94,12 +150,14 @@ static bool containsFolded(QByteArrayView name, QByteArrayView needle)
 
 bool EntryFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
 {
-    // A plain ASCII text (what is typed nearly always) is looked for in the tree's own name
-    // bytes: no QString and QVariant made per row of a 100,000-entry tree on every keystroke.
-    if (asciiNeedle_.isEmpty())
-        return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
+    ++rowsEvaluated_;
+    if (!active_)
+        return true;
     const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
-    return nameMatches(model->nodeOf(model->index(sourceRow, 0, sourceParent)));
+    const int32_t node = model->nodeOf(model->index(sourceRow, 0, sourceParent));
+    if (node >= markedUpTo_)
+        markNewNodes(); // rows the proxy sees before our rowsInserted slot ran
+    return node > 0 && size_t(node) < marks_.size() && marks_[size_t(node)] != Hidden;
 }
 
 bool EntryFilterModel::nameMatches(int32_t node) const
@@ -107,28 +165,53 @@ bool EntryFilterModel::nameMatches(int32_t node) const
     const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
     if (node <= 0 || !model)
         return false;
+    // A plain ASCII text (what is typed nearly always) is looked for in the tree's own name
+    // bytes: no QString made per entry of a million-entry tree on every keystroke.
     if (!asciiNeedle_.isEmpty())
         return containsFolded(model->tree().name(node), asciiNeedle_);
-    return model->indexOf(node).data().toString().contains(filterRegularExpression());
+    return model->indexOf(node).data().toString().contains(pattern_);
 }
 
 uint64_t EntryFilterModel::matchCount() const
 {
-    const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
-    if (!model || filterRegularExpression().pattern().isEmpty())
+    if (!active_)
         return 0;
-    const EntryTree &tree = model->tree();
-    for (; countedUpTo_ < tree.size(); ++countedUpTo_)
-        matches_ += nameMatches(countedUpTo_);
+    markNewNodes();
     return matches_;
+}
+
+std::vector<int32_t> EntryFilterModel::firstMatches(size_t limit) const
+{
+    std::vector<int32_t> found;
+    if (!active_)
+        return found;
+    markNewNodes();
+    for (size_t node = 1; node < marks_.size() && found.size() < limit; ++node)
+        if (marks_[node] & Matches)
+            found.push_back(int32_t(node));
+    return found;
 }
 
 bool EntryFilterModel::hasChildren(const QModelIndex &parent) const
 {
     // Without a filter, ask the source: the base class would build (and sort) a mapping for
-    // every visible folder just to answer this.
-    if (filterRegularExpression().pattern().isEmpty() && sourceModel())
-        return sourceModel()->hasChildren(mapToSource(parent));
+    // every visible folder just to answer this. With one, the marks know a folder with a match
+    // below it shows rows (one that can still be read is assumed to, as the base does).
+    if (!sourceModel())
+        return false;
+    const QModelIndex source = mapToSource(parent);
+    if (!active_ || !parent.isValid())
+        return active_ ? QSortFilterProxyModel::hasChildren(parent) : sourceModel()->hasChildren(source);
+    if (!sourceModel()->hasChildren(source))
+        return false;
+    if (sourceModel()->canFetchMore(source))
+        return true;
+    const int32_t node = static_cast<const EntryTreeModel *>(sourceModel())->nodeOf(source);
+    markNewNodes();
+    if (node > 0 && size_t(node) < marks_.size() && (marks_[size_t(node)] & LeadsToMatch))
+        return true;
+    // Otherwise the rows the proxy holds decide (while a change of filter is being applied they
+    // may still be the old text's).
     return QSortFilterProxyModel::hasChildren(parent);
 }
 
