@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "image_formats.h"
 
+#include "formats/ext/ext_container.h"
 #include "formats/filesystem/tsk_container.h"
 #include "formats/partitions/partition_container.h"
 #include "formats/pxar/pxar_container.h"
@@ -73,13 +74,19 @@ std::vector<Format> imageFormats()
     pxarFormat.openContainer = [](SourcePtr source) { return PxarContainer::open(std::move(source)); };
     formats.push_back(std::move(pxarFormat));
 
+    Format ext;
+    ext.name = QStringLiteral("ext");
+    ext.description = QStringLiteral("ext2, ext3 and ext4 filesystems (our reader: extents, inline data, htree, meta_bg, revision 0)");
+    ext.probe = [](const ProbeInput &in) { return in.quick ? 0 : probeExt(*in.source); };
+    ext.openContainer = [](SourcePtr source) { return ExtContainer::open(std::move(source)); };
+    formats.push_back(std::move(ext));
+
     Format filesystems;
     filesystems.name = QStringLiteral("filesystems");
     filesystems.description = QStringLiteral("filesystems in partitions and images, through The Sleuth Kit");
     filesystems.variants = {
         {QStringLiteral("fat"), QStringLiteral("FAT12, FAT16, FAT32 and exFAT filesystems (The Sleuth Kit)")},
         {QStringLiteral("ntfs"), QStringLiteral("NTFS filesystems (The Sleuth Kit)")},
-        {QStringLiteral("ext"), QStringLiteral("ext2, ext3 and ext4 filesystems (The Sleuth Kit)")},
         {QStringLiteral("hfs+"), QStringLiteral("HFS+ filesystems (The Sleuth Kit)")},
         {QStringLiteral("ufs"), QStringLiteral("UFS1/UFS2 filesystems (The Sleuth Kit)")},
     };

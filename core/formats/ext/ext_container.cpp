@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+#include "ext_container.h"
+
+#include "io/byte_text.h"
+
+#include <QJsonArray>
+#include <cstring>
+#include <QJsonObject>
+#include <QSet>
+
+namespace asc {
+
+namespace {
+
+constexpr uint32_t kRootInode = 2;
+constexpr uint64_t kMaxEntries = 50'000'000; // a hostile volume's loops end here at the latest
+
+EntryType typeOf(uint16_t mode)
+{
+    switch (mode & 0xF000) {
+    case 0x4000: return EntryType::Dir;
+    case 0xA000: return EntryType::Symlink;
+    case 0x2000: return EntryType::CharDev;
+    case 0x6000: return EntryType::BlockDev;
+    case 0x1000: return EntryType::Fifo;
+    case 0xC000: return EntryType::Socket;
+    default: return EntryType::File;
+    }
+}
+
+} // namespace
+
+ExtContainer::ExtContainer(std::shared_ptr<ext::Volume> volume)
+    : volume_(std::move(volume))
+{
+}
+
+Result<ContainerPtr> ExtContainer::open(SourcePtr source)
+{
+    auto volume = ext::Volume::open(std::move(source));
+    if (!volume)
+        return std::move(volume).error();
+    auto root = (*volume)->inode(kRootInode);
+    if (!root)
+        return std::move(root).error();
+    if (!root->isDir())
+        return Error::format((*volume)->where(kRootInode), std::nullopt, QStringLiteral("the root inode is not a folder (mode %1)").arg(root->mode, 0, 8));
+    return ContainerPtr(new ExtContainer(std::move(volume).value()));
+}
+
+Result<void> ExtContainer::readFolder(uint32_t folder, const QByteArray &parent, const std::function<bool(Entry &&)> &sink, uint64_t &ordinal)
+{
+    auto dir = volume_->inode(folder);
+    if (!dir)
+        return std::move(dir).error();
+    auto names = volume_->directory(*dir);
+    if (!names)
+        return std::move(names).error();
+    for (const ext::DirEntry &name : *names) {
+        auto node = volume_->inode(name.inode);
+        if (!node)
+            return std::move(node).error();
+        Entry e;
+        e.path = parent + name.name;
+        e.type = typeOf(node->mode);
+        e.mode = node->mode & 07777;
+        e.uid = node->uid;
+        e.gid = node->gid;
+        e.hasMtime = true;
+        e.mtime = node->mtime;
+        e.mtimeNsec = node->mtimeNsec;
+        e.encrypted = node->isEncrypted();
+        e.dataOffset = name.inode; // the inode: content opens by it
+        e.ordinal = ordinal++;
+        if (e.type == EntryType::File) {
+            e.size = node->size;
+            if (node->links > 1)
+                e.detail = QByteArray::number(node->links) + " links";
+        } else if (e.type == EntryType::Symlink) {
+            auto target = volume_->symlinkTarget(*node);
+            if (!target)
+                return std::move(target).error();
+            e.target = *target;
+        } else if (e.type == EntryType::CharDev || e.type == EntryType::BlockDev) {
+            // Old encoding in i_block[0] (8-bit major and minor), new in i_block[1].
+            uint32_t old = 0, now = 0;
+            std::memcpy(&old, node->iblock.constData(), 4);
+            std::memcpy(&now, node->iblock.constData() + 4, 4);
+            if (old) {
+                e.rdevMajor = (old >> 8) & 0xff;
+                e.rdevMinor = old & 0xff;
+            } else {
+                e.rdevMajor = (now & 0xfff00) >> 8;
+                e.rdevMinor = (now & 0xff) | ((now >> 12) & 0xfff00);
+            }
+        }
+        if (!sink(std::move(e)))
+            return {};
+    }
+    return {};
+}
+
+Result<void> ExtContainer::list(const EntrySink &sink)
+{
+    // Depth first in directory order, as find(1) walks; a folder seen twice (a damaged volume's
+    // loop) is listed once.
+    struct Pending {
+        uint32_t inode;
+        QByteArray path;
+    };
+    std::vector<Pending> stack{{kRootInode, {}}};
+    QSet<uint32_t> seen{kRootInode};
+    uint64_t ordinal = 0;
+    bool stopped = false;
+    while (!stack.empty() && !stopped) {
+        Pending folder = std::move(stack.back());
+        stack.pop_back();
+        std::vector<Pending> below;
+        auto read = readFolder(
+            folder.inode, folder.path.isEmpty() ? QByteArray() : folder.path + '/', [&](Entry &&e) {
+                if (ordinal > kMaxEntries) {
+                    stopped = true;
+                    return false;
+                }
+                if (e.type == EntryType::Dir && !seen.contains(uint32_t(e.dataOffset))) {
+                    seen.insert(uint32_t(e.dataOffset));
+                    below.push_back({uint32_t(e.dataOffset), e.path});
+                }
+                if (!sink(e)) {
+                    stopped = true;
+                    return false;
+                }
+                return true;
+            },
+            ordinal);
+        if (!read)
+            return read;
+        stack.insert(stack.end(), std::make_move_iterator(below.rbegin()), std::make_move_iterator(below.rend()));
+    }
+    return {};
+}
+
+Result<void> ExtContainer::listDirectory(const Entry &dir, const EntrySink &sink)
+{
+    uint32_t folder = kRootInode;
+    if (!dir.path.isEmpty()) {
+        if (dir.dataOffset != kUnknown) {
+            folder = uint32_t(dir.dataOffset);
+        } else {
+            auto found = find(dir.path);
+            if (!found)
+                return std::move(found).error();
+            folder = uint32_t(found->dataOffset);
+        }
+    }
+    uint64_t ordinal = 0;
+    return readFolder(
+        folder, dir.path.isEmpty() ? QByteArray() : dir.path + '/', [&](Entry &&e) { return sink(e); }, ordinal);
+}
+
+Result<Entry> ExtContainer::find(const QByteArray &path)
+{
+    Entry folder;
+    folder.type = EntryType::Dir;
+    folder.dataOffset = kRootInode;
+    const QList<QByteArray> parts = path.split('/');
+    for (qsizetype i = 0; i < parts.size(); ++i) {
+        if (folder.type != EntryType::Dir)
+            break;
+        const QByteArray want = folder.path.isEmpty() ? parts[i] : folder.path + '/' + parts[i];
+        std::optional<Entry> found;
+        uint64_t ordinal = 0;
+        auto read = readFolder(
+            uint32_t(folder.dataOffset), folder.path.isEmpty() ? QByteArray() : folder.path + '/', [&](Entry &&e) {
+                if (e.path != want)
+                    return true;
+                found = std::move(e);
+                return false;
+            },
+            ordinal);
+        if (!read)
+            return std::move(read).error();
+        if (!found)
+            break;
+        folder = std::move(*found);
+        if (i + 1 == parts.size())
+            return folder;
+    }
+    return Error::make(ErrorKind::NotFound, volume_->source()->name(), QStringLiteral("no entry '%1'").arg(bytesToText(path)));
+}
+
+Result<SourcePtr> ExtContainer::open(const Entry &entry)
+{
+    const QString name = volume_->source()->name() + QStringLiteral("!/") + bytesToText(entry.path);
+    if (entry.type != EntryType::File)
+        return Error::make(ErrorKind::Usage, name, QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
+    if (entry.dataOffset == kUnknown)
+        return Error::format(name, std::nullopt, QStringLiteral("no inode for this entry"));
+    auto node = volume_->inode(uint32_t(entry.dataOffset));
+    if (!node)
+        return std::move(node).error();
+    return volume_->fileSource(*node, name);
+}
+
+QJsonObject ExtContainer::info() const
+{
+    QJsonObject o;
+    o[QStringLiteral("format")] = volume_->kind();
+    o[QStringLiteral("filesystem")] = volume_->kind();
+    o[QStringLiteral("block_size")] = double(volume_->blockSize());
+    o[QStringLiteral("block_count")] = double(volume_->blockCount());
+    o[QStringLiteral("inode_count")] = double(volume_->inodeCount());
+    o[QStringLiteral("revision")] = double(volume_->revision());
+    if (!volume_->label().isEmpty())
+        o[QStringLiteral("label")] = bytesToText(volume_->label());
+    o[QStringLiteral("features")] = QJsonArray::fromStringList(volume_->features());
+    o[QStringLiteral("reader")] = QStringLiteral("ArchiveScope's ext reader");
+    return o;
+}
+
+int probeExt(const ByteSource &volume)
+{
+    return ext::looksLikeExt(volume) ? 50 : 0;
+}
+
+} // namespace asc
