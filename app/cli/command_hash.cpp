@@ -187,7 +187,7 @@ int runHash(const QStringList &args)
                 failedEntry = true;
                 reportProblemLine(got.error());
                 // A damaged or encrypted entry: the others can still be read; a broken stream cannot go on.
-                return got.error().kind == ErrorKind::Unsupported || got.error().kind == ErrorKind::Checksum;
+                return got.error().onlyThisEntry();
             }
             if (*got == 0)
                 break;

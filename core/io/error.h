@@ -17,6 +17,8 @@ enum class ErrorKind {
     Limit, // a configured safety limit was hit
     Cancelled, // the caller asked to stop
     Usage, // the caller passed something meaningless
+    Damaged, // an entry's own structure (its extents, its block pointers) is damaged: that entry only is bad
+    // (keep Damaged last: the worker's wire accepts kinds up to it)
 };
 
 struct Error {
@@ -29,6 +31,9 @@ struct Error {
 
     // "FILE: offset N: message" — the CLI prefixes its own name.
     QString toString() const;
+    // Whether only the entry being read is bad (encrypted, damaged, failing its checksum): the
+    // others of its container can still be read.
+    bool onlyThisEntry() const { return kind == ErrorKind::Unsupported || kind == ErrorKind::Checksum || kind == ErrorKind::Damaged; }
     // "offset N: message" without the file (for places that already show it).
     QString withoutFile() const;
 

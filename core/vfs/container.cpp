@@ -37,16 +37,22 @@ Result<void> Container::walk(const ContentSink &sink)
     std::optional<Error> failure;
     auto listed = list([&](const Entry &entry) {
         SourcePtr content;
+        std::optional<Error> unreadable; // this entry only: the sink hears it, the walk goes on
         uint64_t position = 0;
         if (entry.type == EntryType::File) {
             auto opened = open(entry);
-            if (!opened) {
+            if (!opened && !opened.error().onlyThisEntry()) {
                 failure = std::move(opened).error();
                 return false;
             }
-            content = std::move(opened).value();
+            if (opened)
+                content = std::move(opened).value();
+            else
+                unreadable = std::move(opened).error();
         }
         const ContentReader reader = [&](std::span<char> out) -> Result<size_t> {
+            if (unreadable)
+                return *unreadable;
             if (!content)
                 return size_t(0);
             auto got = content->readAt(position, out);

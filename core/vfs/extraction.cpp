@@ -293,7 +293,7 @@ public:
             if (!got) {
                 discard();
                 refuse(entry.path, got.error().withoutFile());
-                if (got.error().kind == ErrorKind::Unsupported || got.error().kind == ErrorKind::Checksum)
+                if (got.error().onlyThisEntry())
                     return true; // an encrypted or damaged entry: the others can still be read
                 // A broken stream cannot go on to the next entry reliably.
                 report_.stopped = got.error();

@@ -27,7 +27,8 @@ uint32_t le32(const char *p)
 constexpr uint64_t kSuperblock = 1024;
 constexpr uint64_t kChunk = 64 * 1024;
 constexpr int kCachedChunks = 512; // 32 MiB of inode tables at most
-constexpr int kMaxExtentDepth = 5;
+// The kernel stops at 5; e2fsck keeps deeper trees' data (and makes them shallower): read them.
+constexpr int kMaxExtentDepth = 32;
 constexpr int kMaxExtentNodes = 1 << 20;
 
 // Incompatible features (s_feature_incompat) this reader knows; any other bit is refused by name.
@@ -101,6 +102,7 @@ Result<void> Volume::readSuperblock()
     if (logBlock > 6)
         return Error::format(name, kSuperblock + 24, QStringLiteral("block size 2^%1 KiB is not an ext block size").arg(logBlock));
     blockSize_ = 1024u << logBlock;
+    clusterSize_ = blockSize_;
     if (revision_ >= 1) {
         inodeSize_ = le16(sb + 88);
         compat_ = le32(sb + 92);
@@ -116,6 +118,12 @@ Result<void> Volume::readSuperblock()
             return Error::format(name, kSuperblock + 254, QStringLiteral("group descriptor size %1 is not valid").arg(descSize_));
     }
     firstMetaBg_ = le32(sb + 260);
+    if (roCompat_ & 0x200) { // bigalloc: blocks are allocated (and counted) by clusters
+        const uint32_t logCluster = le32(sb + 28);
+        if (logCluster > 16 || logCluster < logBlock)
+            return Error::format(name, kSuperblock + 28, QStringLiteral("cluster size 2^%1 KiB is not valid").arg(logCluster));
+        clusterSize_ = 1024u << logCluster;
+    }
     if (inodeSize_ < 128 || inodeSize_ > blockSize_ || (inodeSize_ & (inodeSize_ - 1)))
         return Error::format(name, kSuperblock + 88, QStringLiteral("inode size %1 is not valid").arg(inodeSize_));
     if (inodesPerGroup_ == 0 || blocksPerGroup_ == 0 || inodeCount_ == 0)
@@ -317,8 +325,13 @@ Result<void> Volume::collectExtents(const QByteArray &node, std::optional<uint64
         return Error::format(name, at, QStringLiteral("extent tree node at volume offset %1 says depth %2 where %3 was due (a loop or damage)").arg(at.value_or(0)).arg(nodeDepth).arg(depth));
     if (nodeDepth > kMaxExtentDepth)
         return Error::format(name, at, QStringLiteral("extent tree %1 deep (at most %2)").arg(nodeDepth).arg(kMaxExtentDepth));
+    uint64_t nextAllowed = 0; // entries of a node go up in file order without overlapping (as the kernel checks)
     for (uint16_t i = 0; i < entries; ++i) {
         const char *e = node.constData() + 12 + i * 12;
+        const uint64_t logical = le32(e);
+        if (logical < nextAllowed)
+            return Error::format(name, at, QStringLiteral("extents out of order or overlapping at file block %1 (e2fsck clears them)").arg(logical));
+        nextAllowed = nodeDepth == 0 ? logical + std::max<uint32_t>(1, le16(e + 4) > 32768 ? le16(e + 4) - 32768 : le16(e + 4)) : logical + 1;
         if (nodeDepth == 0) {
             Run run;
             run.logical = le32(e);
@@ -480,8 +493,8 @@ Result<SourcePtr> Volume::fileSource(const Inode &file, QString name) const
     if (file.hasInlineData()) {
         QByteArray bytes = file.iblock + file.inlineTail;
         if (uint64_t(bytes.size()) < file.size)
-            return Error::format(name, std::nullopt,
-                                 QStringLiteral("inline data holds %1 bytes of the file's %2 (damaged inode %3)").arg(bytes.size()).arg(file.size).arg(file.number));
+            return Error::make(ErrorKind::Damaged, name,
+                               QStringLiteral("inline data holds %1 bytes of the file's %2 (damaged inode %3)").arg(bytes.size()).arg(file.size).arg(file.number));
         bytes.truncate(qsizetype(file.size));
         class Bytes final : public ByteSource {
         public:
@@ -506,8 +519,12 @@ Result<SourcePtr> Volume::fileSource(const Inode &file, QString name) const
         return SourcePtr(std::make_shared<Bytes>(std::move(bytes), std::move(name)));
     }
     auto mapped = runs(file, name);
-    if (!mapped)
-        return std::move(mapped).error();
+    if (!mapped) {
+        Error damaged = std::move(mapped).error();
+        if (damaged.kind == ErrorKind::Format)
+            damaged.kind = ErrorKind::Damaged; // this file's extents or blocks: the others still read
+        return damaged;
+    }
     return SourcePtr(std::make_shared<FileSource>(source_, std::move(mapped).value(), blockSize_, file.size, std::move(name)));
 }
 
@@ -585,7 +602,7 @@ Result<QByteArray> Volume::symlinkTarget(const Inode &link) const
 {
     // A fast symlink keeps its target in i_block: no data blocks (besides an attribute block).
     // (the kernel's ext4_inode_is_fast_symlink). A long ("slow") one keeps it in data blocks.
-    const uint64_t attributeBlocks = link.fileAcl ? blockSize_ / 512 : 0;
+    const uint64_t attributeBlocks = link.fileAcl ? clusterSize_ / 512 : 0;
     if (!link.hasInlineData() && link.size < 60 && link.blocks512 <= attributeBlocks)
         return link.iblock.left(qsizetype(link.size));
     return content(link, 65536);

@@ -92,6 +92,7 @@ private:
 
     SourcePtr source_;
     uint32_t blockSize_ = 1024;
+    uint32_t clusterSize_ = 1024;
     uint64_t blockCount_ = 0;
     uint32_t inodeCount_ = 0;
     uint32_t inodesPerGroup_ = 0;

@@ -80,7 +80,7 @@ QDataStream &operator>>(QDataStream &in, Error &e)
     in >> kind >> e.file;
     readOptional(in, offset);
     in >> e.operation >> errnum >> e.message;
-    e.kind = kind >= 0 && kind <= qint32(ErrorKind::Usage) ? ErrorKind(kind) : ErrorKind::Format;
+    e.kind = kind >= 0 && kind <= qint32(ErrorKind::Damaged) ? ErrorKind(kind) : ErrorKind::Format; // Damaged: the last kind
     e.offset = offset ? std::optional<uint64_t>(*offset) : std::nullopt;
     e.errnum = errnum;
     return in;
