@@ -110,7 +110,7 @@ class Raw(zipfile.ZipInfo):
     def _encodeFilenameFlags(self):
         return self.filename.encode('latin-1'), self.flag_bits & ~0x800
 z = zipfile.ZipFile(os.path.join(d, 'legacy.zip'), 'w')
-for name, data in ((u'Привет.txt'.encode('cp866'), b'cp866 text\n'), (b'\xff\xfe.bin', b'no charset\n')):
+for name, data in ((u'Привет.txt'.encode('cp866'), b'cp866 text\n'), (b'\xff\xfe.bin', b'no charset\n'), (u'日本.txt'.encode('shift_jis'), b'sjis text\n')):
     i = Raw(name.decode('latin-1')); i.external_attr = 0o644 << 16
     z.writestr(i, data)
 z.close()
@@ -135,31 +135,54 @@ t.close()
 
     void legacyNamesAreAddressedByTheirBytes()
     {
-        auto ls = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), path(QStringLiteral("legacy.zip"))});
+        // A tar's names are shown as stored: one that is no charset is addressed by its bytes.
+        auto ls = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), path(QStringLiteral("raw.tar"))});
         QCOMPARE(ls.exitCode, 0);
         const QList<QByteArray> stored = names(ls.out);
-        QVERIFY(stored.contains(QByteArray("\x8f\xe0\xa8\xa2\xa5\xe2.txt"))); // "Привет.txt" in CP866
-        QVERIFY(stored.contains(QByteArray("\xff\xfe.bin")));
-        // cat, info and extract by the raw bytes, as printf makes them.
-        auto cat = catRaw(QStringLiteral("legacy.zip"), QStringLiteral("\\217\\340\\250\\242\\245\\342.txt"));
+        QVERIFY(stored.contains(QByteArray("\xe4\xcf\xcb\xd5\xcd\xc5\xce\xd4.txt"))); // "Документ.txt" in KOI8-R
+        // cat, info, extract and bench by the raw bytes, as printf makes them.
+        const QString koi = QStringLiteral("\\344\\317\\313\\325\\315\\305\\316\\324.txt");
+        auto cat = catRaw(QStringLiteral("raw.tar"), koi);
         QCOMPARE(cat.exitCode, 0);
-        QCOMPARE(cat.out, QByteArray("cp866 text\n"));
-        auto bad = catRaw(QStringLiteral("legacy.zip"), QStringLiteral("\\377\\376.bin"));
-        QCOMPARE(bad.exitCode, 0);
-        QCOMPARE(bad.out, QByteArray("no charset\n"));
-        auto info = shell(QStringLiteral("\"$CLI\" info --json \"legacy.zip!/$(printf '\\377\\376.bin')\""));
+        QCOMPARE(cat.out, QByteArray("koi8 text\n"));
+        auto info = shell(QStringLiteral("\"$CLI\" info --json \"raw.tar!/$(printf '%1')\"").arg(koi));
         QCOMPARE(info.exitCode, 0);
-        auto extract = shell(QStringLiteral("\"$CLI\" extract \"legacy.zip!/$(printf '\\377\\376.bin')\" -C ex1"));
+        auto extract = shell(QStringLiteral("\"$CLI\" extract \"raw.tar!/$(printf '%1')\" -C ex1").arg(koi));
         QVERIFY2(extract.exitCode == 0, extract.err.constData());
-        const QByteArray native = QFile::encodeName(path(QStringLiteral("ex1"))) + "/\xff\xfe.bin";
+        const QByteArray native = QFile::encodeName(path(QStringLiteral("ex1"))) + "/\xe4\xcf\xcb\xd5\xcd\xc5\xce\xd4.txt";
         struct stat st {};
-        QVERIFY2(::stat(native.constData(), &st) == 0 && st.st_size == 11, "the file is written under its raw bytes");
-        auto bench = shell(QStringLiteral("\"$CLI\" bench \"legacy.zip!/$(printf '\\377\\376.bin')\" --strategy source --sizes 4K --runs 1 --warmup 0 --json b.json"));
+        QVERIFY2(::stat(native.constData(), &st) == 0 && st.st_size == 10, "the file is written under its raw bytes");
+        auto bench = shell(QStringLiteral("\"$CLI\" bench \"raw.tar!/$(printf '%1')\" --strategy source --sizes 4K --runs 1 --warmup 0 --json b.json").arg(koi));
         QVERIFY2(bench.exitCode == 0, bench.err.constData());
         // A name that is not there is still "no entry", with the bytes escaped in the message.
-        auto missing = catRaw(QStringLiteral("legacy.zip"), QStringLiteral("\\376\\377"));
+        auto missing = catRaw(QStringLiteral("raw.tar"), QStringLiteral("\\376\\377"));
         QCOMPARE(missing.exitCode, 1);
         QVERIFY2(missing.err.contains("\\xfe\\xff"), missing.err.constData());
+    }
+
+    // A zip without the UTF-8 flag is read as unzip, 7-Zip and Windows read it: CP437 (the dot
+    // stays). With a charset chosen, a name that does not decode from it keeps its bytes: it is
+    // listed, shown escaped and read by them, never dropped ("entry 5 has an empty name").
+    void zipNamesDefaultToCp437AndNeverVanish()
+    {
+        auto ls = test::runCli({QStringLiteral("ls"), QStringLiteral("--json"), path(QStringLiteral("legacy.zip"))});
+        QCOMPARE(ls.exitCode, 0);
+        const QList<QByteArray> shown = names(ls.out);
+        QCOMPARE(shown.size(), 3);
+        QVERIFY2(shown.contains(QStringLiteral("Åα¿óÑΓ.txt").toUtf8()), ls.out.constData());
+        QVERIFY2(shown.contains((QString(QChar(0xA0)) + QStringLiteral("■.bin")).toUtf8()), ls.out.constData());
+        auto cat = test::runCli({QStringLiteral("cat"), path(QStringLiteral("legacy.zip")) + QStringLiteral("!/Åα¿óÑΓ.txt")});
+        QCOMPARE(cat.out, QByteArray("cp866 text\n"));
+
+        auto sjis = test::runCli({QStringLiteral("--charset"), QStringLiteral("SHIFT_JIS"), QStringLiteral("ls"), QStringLiteral("--json"), path(QStringLiteral("legacy.zip"))});
+        QVERIFY2(sjis.exitCode == 0, sjis.err.constData());
+        QCOMPARE(sjis.out.count('\n'), 3);
+        QVERIFY2(names(sjis.out).contains(QStringLiteral("日本.txt").toUtf8()), sjis.out.constData());
+        // The CP866 name is no Shift JIS: its bytes stay, listed and readable by them.
+        QVERIFY2(names(sjis.out).contains(QByteArray("\x8f\xe0\xa8\xa2\xa5\xe2.txt")), sjis.out.constData());
+        auto byBytes = shell(QStringLiteral("\"$CLI\" --charset SHIFT_JIS cat \"legacy.zip!/$(printf '\\217\\340\\250\\242\\245\\342.txt')\""));
+        QCOMPARE(byBytes.exitCode, 0);
+        QCOMPARE(byBytes.out, QByteArray("cp866 text\n"));
     }
 
     void tarAndCpioRawNames()

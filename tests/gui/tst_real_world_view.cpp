@@ -38,6 +38,7 @@ class TestRealWorldView : public QObject {
     QTemporaryDir dir_;
     QString legacy_;
     QString damaged_;
+    QString legacyTar_; // the same names in a GNU tar, kept as stored
 
     bool openAndWait(ui::MainWindow &window, const QString &spec)
     {
@@ -84,6 +85,7 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(QStringLiteral("tst_real_world_view"));
         legacy_ = dir_.filePath(QStringLiteral("legacy.zip"));
         damaged_ = dir_.filePath(QStringLiteral("damaged.tar"));
+        legacyTar_ = dir_.filePath(QStringLiteral("legacy.tar"));
         auto made = test::run(QStringLiteral("python3"), {QStringLiteral("-c"), QStringLiteral(R"PY(
 import io, sys, tarfile, zipfile
 class Raw(zipfile.ZipInfo):
@@ -94,6 +96,10 @@ for name, data in ((u'Привет.txt'.encode('cp866'), b'cp866 text\n'), (b'\x
     i = Raw(name.decode('latin-1')); i.external_attr = 0o644 << 16
     z.writestr(i, data)
 z.close()
+t = tarfile.open(sys.argv[3], 'w', format=tarfile.GNU_FORMAT, encoding='latin-1', errors='surrogateescape')
+for name, data in ((u'Привет.txt'.encode('cp866'), b'cp866 text\n'), (b'\xff\xfe.bin', b'no charset\n' * 100)):
+    i = tarfile.TarInfo(name.decode('latin-1')); i.size = len(data); i.mode = 0o644; t.addfile(i, io.BytesIO(data))
+t.close()
 buf = io.BytesIO()
 t = tarfile.open(fileobj=buf, mode='w', format=tarfile.USTAR_FORMAT)
 for n in ('f1', 'f2', 'f3'):
@@ -102,7 +108,7 @@ t.close()
 b = bytearray(buf.getvalue()); b[1024 + 148] = ord('9'); b[1024 + 149] = ord('9')
 open(sys.argv[2], 'wb').write(b)
 )PY"),
-                                                          legacy_, damaged_});
+                                                          legacy_, damaged_, legacyTar_});
         QVERIFY2(made.exitCode == 0, made.err.constData());
     }
 
@@ -111,7 +117,7 @@ open(sys.argv[2], 'wb').write(b)
         ui::MainWindow window;
         QAbstractItemModelTester tester(window.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
-        QVERIFY(openAndWait(window, legacy_));
+        QVERIFY(openAndWait(window, legacyTar_)); // a tar's names as stored (a zip's are CP437)
         // Shown with U+FFFD for the bytes outside UTF-8; addressed by the node's raw path.
         const QModelIndex bad = findByName(window.proxy(), QString(QChar(0xFFFD)) + QChar(0xFFFD) + QStringLiteral(".bin"));
         QVERIFY(bad.isValid());
@@ -145,6 +151,15 @@ open(sys.argv[2], 'wb').write(b)
         window.show();
         QVERIFY(openAndWait(window, legacy_));
         QVERIFY(!findByName(window.proxy(), QStringLiteral("Привет.txt")).isValid());
+        // A zip without the UTF-8 flag shows CP437 by default (the dot kept), as unzip and 7-Zip do.
+        QVERIFY(findByName(window.proxy(), QStringLiteral("Åα¿óÑΓ.txt")).isValid());
+        // Shift JIS decodes neither name: both stay, by their bytes (neither vanishes).
+        {
+            QSignalSpy relisted(&window, &ui::MainWindow::listingFinished);
+            window.setNameCharset("SHIFT_JIS");
+            QVERIFY(relisted.count() > 0 || relisted.wait(20000));
+            QCOMPARE(window.model()->tree().size() - 1, 2);
+        }
         QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
         window.setNameCharset("CP866");
         QVERIFY(listed.count() > 0 || listed.wait(20000));

@@ -2,6 +2,8 @@
 #include "libarchive_reader.h"
 #include "rar5_file_crypt.h"
 #include "archive_passwords.h"
+#include "legacy_names.h"
+#include "name_charset.h"
 
 #include "ascii_mbrtowc.h"
 #include "io/byte_text.h"
@@ -88,8 +90,9 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openMemberAt(SourceP
         decoded = std::make_unique<PrefixedStream>(QByteArrayLiteral("!<arch>\n"), std::move(decoded));
         break;
     }
-    if (!nameCharset.isEmpty() && archive_read_set_options(a, ("hdrcharset=" + nameCharset).constData()) < ARCHIVE_WARN)
+    if (!nameCharset.isEmpty() && !isKnownCharset(nameCharset))
         return Error::make(ErrorKind::Usage, reader->source_->name(), QStringLiteral("cannot decode names from '%1'").arg(QString::fromLatin1(nameCharset)));
+    reader->nameCharset_ = nameCharset;
     addPassphrases(a);
     reader->decoded_ = std::make_unique<Readahead>(std::move(decoded), false);
     reader->ourFilters_ = {QStringLiteral("decoded")};
@@ -131,12 +134,12 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
         archive_read_support_format_raw(a);
         archive_read_support_format_empty(a); // a stream that decodes to nothing (next() makes its entry)
     }
+    // Names are decoded by us (legacy_names.h), not by libarchive's hdrcharset: a name that does
+    // not decode keeps its bytes there, where libarchive's conversion left it without a name.
     if (!nameCharset.isEmpty() && mode == Mode::Archives) {
-        // Every reader that knows the option takes it; an unknown charset fails here, by name.
-        if (archive_read_set_options(a, ("hdrcharset=" + nameCharset).constData()) < ARCHIVE_WARN)
-            return Error::make(ErrorKind::Usage, reader->source_->name(),
-                               QStringLiteral("cannot decode names from '%1': %2")
-                                   .arg(QString::fromLatin1(nameCharset), QString::fromUtf8(archive_error_string(a))));
+        if (!isKnownCharset(nameCharset))
+            return Error::make(ErrorKind::Usage, reader->source_->name(), QStringLiteral("cannot decode names from '%1'").arg(QString::fromLatin1(nameCharset)));
+        reader->nameCharset_ = nameCharset;
     }
     // gzip, xz, zstd, bzip2, lz4, lzop and lzip are ours (codecs/filter_chain), decoded
     // ahead on another core for inputs big enough to be worth a thread; libarchive parses what
@@ -328,22 +331,23 @@ void LibarchiveReader::fill(archive_entry *raw, Entry &entry)
     entry = Entry{};
     entry.type = typeOf(raw);
     mtree_ = (archive_format(archive_) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_MTREE;
+    const bool zip = (archive_format(archive_) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
     if (mode_ == Mode::SingleCompressed) {
         entry.path = stripCompressionSuffix(source_->name()).toUtf8();
     } else {
         const char *path = archive_entry_pathname(raw);
         if (!path)
             path = archive_entry_pathname_utf8(raw);
-        entry.path = normaliseArchivePath(QByteArray(path ? path : ""), &entry.unsafePath);
+        entry.path = normaliseArchivePath(decodeLegacyName(QByteArray(path ? path : ""), nameCharset_, zip), &entry.unsafePath);
     }
     if (entry.type == EntryType::Hardlink) {
         // A link to an absolute path names something outside the archive: refused.
         bool unsafe = false, absolute = false;
-        entry.target = normaliseArchivePath(QByteArray(archive_entry_hardlink(raw)), &unsafe, &absolute);
+        entry.target = normaliseArchivePath(decodeLegacyName(QByteArray(archive_entry_hardlink(raw)), nameCharset_, zip), &unsafe, &absolute);
         entry.unsafePath = entry.unsafePath || unsafe || absolute;
     } else if (entry.type == EntryType::Symlink) {
         const char *target = archive_entry_symlink(raw);
-        entry.target = QByteArray(target ? target : "");
+        entry.target = decodeLegacyName(QByteArray(target ? target : ""), nameCharset_, zip);
     }
     // cpio keeps a hardlink group's data on its last member: such a hardlink carries content.
     if (entry.type == EntryType::File || entry.type == EntryType::Hardlink)

@@ -32,9 +32,9 @@ public:
         SingleCompressed // the "raw" format: one compressed file (disk.img.xz) as one entry
     };
 
-    // Opens the handle; fails when libarchive recognises nothing. `nameCharset` (e.g. "KOI8-R")
-    // asks the readers that support it (zip, tar, cpio, cab, ...) to decode stored names from it;
-    // empty keeps names as stored.
+    // Opens the handle; fails when libarchive recognises nothing. Names that are not UTF-8 are
+    // decoded from `nameCharset` (e.g. "KOI8-R"; legacy_names.h), by default a zip's from CP437;
+    // a name that does not decode keeps its bytes.
     static Result<std::unique_ptr<LibarchiveReader>> open(SourcePtr source, Mode mode, const QByteArray &nameCharset = {},
                                                           const SeekRecorders *recorders = nullptr);
     // An archive of `format` read from `decoded`, the archive's decoded bytes from a member's
@@ -88,6 +88,7 @@ private:
 
     SourcePtr source_;
     Mode mode_;
+    QByteArray nameCharset_; // legacy names are decoded from it (empty: the format's default)
     archive *archive_ = nullptr;
     std::unique_ptr<char[]> block_; // made on first read
     size_t blockSize_ = 0; // kBlockSize, or less for a smaller file
