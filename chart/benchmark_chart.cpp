@@ -399,7 +399,7 @@ void BenchmarkChart::rebuild()
                            .arg(r.config.passes)
                            .arg(r.machine.value(QStringLiteral("cpu")).toString(), r.machine.value(QStringLiteral("kernel")).toString());
     } else {
-        title_ = tr("Read throughput by buffer size");
+        title_ = emptyTitle_.isEmpty() ? tr("Read throughput by buffer size") : emptyTitle_;
         description_.clear();
     }
     // The band is explained once, under the title (QChart titles are HTML). Compared runs are

@@ -53,6 +53,13 @@ public:
     // What the shaded band means ("min–max of 3 runs"), shown under the title; empty for 1 run.
     QString bandNote() const { return bandNote_; }
 
+    // The title shown while there is nothing to plot (the Write tab's chart is not a read sweep).
+    void setEmptyTitle(const QString &title)
+    {
+        emptyTitle_ = title;
+        rebuild();
+    }
+
     // Re-applies colours and theme from the application palette (light/dark).
     void applyPalette();
 
@@ -66,6 +73,7 @@ private:
     std::optional<WriteBenchResult> writes_;
     QPointer<QChart> chart_; // the view that shows it owns it, and may go first
     QString title_;
+    QString emptyTitle_;
     QString description_;
     QString bandNote_;
     bool legendOnRight_ = false; // compared runs and write strategies: one full name per line

@@ -100,6 +100,8 @@ MainWindow::MainWindow(QWidget *parent)
             tree->setCurrentIndex(proxy()->index(0, 0));
     });
     connect(location_, &LocationBar::specEntered, this, &MainWindow::openSpec);
+    // Tab from the filter goes to its results, not to the workspace's tab bar.
+    QWidget::setTabOrder(filter_, treeView());
     connect(location_, &LocationBar::filterChanged, this, &MainWindow::filterChanged);
     connect(location_, &LocationBar::stopRequested, this, &MainWindow::stopLoading);
     buildMenus();
@@ -233,8 +235,9 @@ void MainWindow::openSpec(const QString &given)
     opening_ = true;
     browse_->stop(); // the old file's tree stays until the new one opens (a failed open keeps it)
     address_->setText(spec);
-    // A filter belongs to the file it was typed for: the next one starts unfiltered.
-    if (!browse_->current() || splitSpec(spec).file != splitSpec(currentSpec()).file)
+    // A filter belongs to the file it was typed for: the next one starts unfiltered. A SPEC that
+    // names an entry clears it too: the filter would hide the row the SPEC is opened to.
+    if (!browse_->current() || splitSpec(spec).file != splitSpec(currentSpec()).file || !splitSpec(spec).inner.isEmpty())
         filter_->clear();
     showBusyMessage(tr("Opening %1…").arg(spec));
     updateStatus();

@@ -24,6 +24,8 @@
 #include <QJsonObject>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QStandardItemModel>
+#include <QComboBox>
 #include <QTest>
 #include <QLegend>
 #include <map>
@@ -428,6 +430,24 @@ private Q_SLOTS:
         QCOMPARE(again.first().first().toBool(), true);
     }
 
+    // "to" offers no size below "from", and follows it up when it is passed.
+    void toNeverBelowFrom()
+    {
+        ui::BenchPanel panel;
+        panel.setSizes(4096, 65536);
+        const QList<QComboBox *> combos = panel.settings()->findChildren<QComboBox *>();
+        QVERIFY(combos.size() >= 2);
+        QComboBox *from = combos[0];
+        QComboBox *to = combos[1];
+        QCOMPARE(to->currentData().toULongLong(), 65536ULL);
+        from->setCurrentIndex(from->findData(QVariant::fromValue(qulonglong(1 << 20))));
+        QCOMPARE(to->currentData().toULongLong(), qulonglong(1 << 20));
+        auto *model = qobject_cast<QStandardItemModel *>(to->model());
+        QVERIFY(model);
+        QVERIFY(!model->item(to->findData(QVariant::fromValue(qulonglong(65536))))->isEnabled());
+        QVERIFY(model->item(to->findData(QVariant::fromValue(qulonglong(4 << 20))))->isEnabled());
+    }
+
     // Stop while a command runs: the run ends as cancelled and the command's whole process tree
     // with it (a backgrounded grandchild too).
     void stopEndsACommandsTree()
@@ -462,6 +482,8 @@ private Q_SLOTS:
         ui::BenchPanel panel;
         panel.resize(1200, 800);
         panel.show();
+        // Before its first run the Write tab's chart says what it will show (not "Read throughput").
+        QCOMPARE(panel.writeChart()->title(), QStringLiteral("Write amplification by file size"));
         QSignalSpy done(&panel, &ui::BenchPanel::writesFinished);
         panel.runWrites(target.path(), 1024, 64 * 1024, 8192, false, 1);
         QVERIFY(done.wait(60000));

@@ -183,6 +183,35 @@ private Q_SLOTS:
         setDefaultArchivePasswords({});
     }
 
+    // A SPEC naming an entry, typed while a filter hides it, clears the filter and shows the
+    // entry; Tab from the filter goes to the tree (it went to the workspace's tab bar).
+    void aTypedSpecIsShownWhateverTheFilter()
+    {
+        auto made = test::run(QStringLiteral("/bin/sh"),
+                              {QStringLiteral("-c"), QStringLiteral("mkdir -p t/a t/b && echo one > t/a/one.txt && echo two > t/b/two.txt && tar -cf filtered.tar -C t a b")},
+                              30000, dir_.path());
+        QCOMPARE(made.exitCode, 0);
+        const QString archive = dir_.filePath(QStringLiteral("filtered.tar"));
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        window.openSpec(archive);
+        QVERIFY(listed.count() > 0 || listed.wait(20000));
+        window.filterEdit()->setText(QStringLiteral("one"));
+        QTRY_VERIFY(!test::findByName(window.proxy(), QStringLiteral("two.txt")).isValid());
+        window.activateWindow();
+        window.filterEdit()->setFocus();
+        QTRY_VERIFY(window.filterEdit()->hasFocus());
+        QTest::keyClick(window.filterEdit(), Qt::Key_Tab);
+        QTRY_VERIFY(window.treeView()->hasFocus());
+
+        window.openSpec(archive + QStringLiteral("!/b/two.txt"));
+        QTRY_VERIFY(window.filterEdit()->text().isEmpty());
+        QTRY_VERIFY(test::findByName(window.proxy(), QStringLiteral("two.txt")).isValid());
+        QTRY_COMPARE(window.treeView()->currentIndex().data().toString(), QStringLiteral("two.txt"));
+    }
+
     void geometryAndSplitterRestored()
     {
         QByteArray splitterState;

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench_settings.h"
+
+#include <QStandardItemModel>
 #include "open/spec.h"
 
 #include "bench/read_strategy.h"
@@ -84,6 +86,16 @@ BenchSettings::BenchSettings(QWidget *parent)
     });
     connect(from_, &QComboBox::currentIndexChanged, this, &BenchSettings::updateSizeWarning);
     connect(to_, &QComboBox::currentIndexChanged, this, &BenchSettings::updateSizeWarning);
+    // "to" offers the sizes from "from" up only (and follows it up when it is passed).
+    auto limitTo = [this] {
+        auto *model = qobject_cast<QStandardItemModel *>(to_->model());
+        for (int i = 0; model && i < to_->count(); ++i)
+            model->item(i)->setEnabled(i >= from_->currentIndex());
+        if (to_->currentIndex() < from_->currentIndex())
+            to_->setCurrentIndex(from_->currentIndex());
+    };
+    connect(from_, &QComboBox::currentIndexChanged, this, limitTo);
+    limitTo();
 }
 
 // What a user set up last time is what they get: the sweep, repetitions, cache mode, passes,

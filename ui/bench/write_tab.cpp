@@ -31,6 +31,7 @@ WriteTab::WriteTab(QWidget *parent)
     : QWidget(parent),
       chart_(new BenchmarkChart(this))
 {
+    chart_->setEmptyTitle(tr("Write amplification by file size"));
     QWidget *page = this;
     auto *layout = new QVBoxLayout(page);
     // Three short rows, not one long one: the tab stays usable in a small window.
