@@ -99,7 +99,7 @@ MainWindow::MainWindow(QWidget *parent)
         if (!tree->currentIndex().isValid() && proxy()->rowCount() > 0)
             tree->setCurrentIndex(proxy()->index(0, 0));
     });
-    connect(location_, &LocationBar::specEntered, this, &MainWindow::openSpec);
+    connect(location_, &LocationBar::specEntered, this, &MainWindow::openTypedSpec);
     // Tab from the filter goes to its results, not to the workspace's tab bar.
     QWidget::setTabOrder(filter_, treeView());
     connect(location_, &LocationBar::filterChanged, this, &MainWindow::filterChanged);
@@ -223,8 +223,15 @@ void MainWindow::filterChanged(const QString &text)
     updateStatus();
 }
 
+void MainWindow::openTypedSpec(const QString &spec)
+{
+    openSpec(spec);
+    keepTreeOnFailure_ = true; // after openSpec, which starts every open afresh
+}
+
 void MainWindow::openSpec(const QString &given)
 {
+    keepTreeOnFailure_ = false;
     // The file by its absolute path: a file named relative to the folder the window was started
     // in must still open from Open Recent, and title, location and details name it fully.
     SpecParts absolute = splitSpec(given);
@@ -253,6 +260,16 @@ void MainWindow::openSpec(const QString &given)
             return; // a newer open replaced this one
         self->opening_ = false;
         WorkerPtr worker = std::exchange(self->openingWorker_, nullptr);
+        const bool keepTree = std::exchange(self->keepTreeOnFailure_, false);
+        if (!result && keepTree && self->browse_->current()) {
+            // Typed into the location bar: the open tree stays, the banner says what is wrong and
+            // the location keeps the text to correct.
+            self->browse_->banner()->showError(tr("Cannot open %1: %2").arg(spec, result.error().toString()));
+            self->address_->setText(spec);
+            self->updateStatus();
+            Q_EMIT self->opened(spec, false);
+            return;
+        }
         if (!result) {
             // The window now shows the file that failed (title, location, error), not the
             // previous file's tree under a banner; the location keeps what was asked, to correct.

@@ -43,6 +43,9 @@ public:
 
     // Starts opening a SPEC (file path, optionally with !/ parts) on a worker thread.
     void openSpec(const QString &spec);
+    // A SPEC typed into the location bar: as openSpec, but one that cannot be opened leaves the
+    // open tree as it was and says what is wrong (7-Zip's address bar), the text kept to correct.
+    void openTypedSpec(const QString &spec);
     QString currentSpec() const { return browse_->current() ? browse_->current()->inspection.spec : QString(); }
     quint64 currentSize() const { return browse_->current() ? browse_->current()->inspection.size : 0; }
     bool isBusy() const { return opening_ || browse_->isBusy(); }
@@ -110,7 +113,8 @@ private:
     bool opening_ = false;
     WorkerPtr openingWorker_; // the worker of the file being opened
     WorkerPtr worker_; // the open file's
-    QString retrySpec_; // what "Try Again" opens
+    QString retrySpec_;
+    bool keepTreeOnFailure_ = false; // the open running was typed: a failure keeps the tree // what "Try Again" opens
     StallPrompt *stall_ = nullptr;
     bool busyMessage_ = false;
     TraceMenu *traceMenu_ = nullptr;

@@ -212,6 +212,39 @@ private Q_SLOTS:
         QTRY_COMPARE(window.treeView()->currentIndex().data().toString(), QStringLiteral("two.txt"));
     }
 
+    // A typo in the location bar keeps the open tree and says what is wrong, the text kept to
+    // correct (it threw the tree away); the title stays the open file's.
+    void aTypoInTheLocationBarKeepsTheTree()
+    {
+        const QString file = test::writeFile(dir_, QStringLiteral("kept.bin"), "kept");
+        auto tar = test::run(QStringLiteral("tar"), {QStringLiteral("-cf"), QStringLiteral("kept.tar"), QStringLiteral("kept.bin")}, 30000, dir_.path());
+        QCOMPARE(tar.exitCode, 0);
+        const QString archive = dir_.filePath(QStringLiteral("kept.tar"));
+        ui::MainWindow window;
+        window.show();
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        window.openSpec(archive);
+        QVERIFY(listed.count() > 0 || listed.wait(20000));
+        const int32_t entries = window.model()->tree().size();
+        const QString title = window.windowTitle();
+        QSignalSpy opened(&window, &ui::MainWindow::opened);
+        const QString typo = dir_.filePath(QStringLiteral("kpet.tar"));
+        window.openTypedSpec(typo);
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        QCOMPARE(opened.first().at(1).toBool(), false);
+        QCOMPARE(window.model()->tree().size(), entries);
+        QVERIFY(test::findByName(window.proxy(), QStringLiteral("kept.bin")).isValid());
+        QCOMPARE(window.windowTitle(), title);
+        QCOMPARE(window.currentSpec(), archive);
+        QVERIFY2(window.bannerText().contains(QStringLiteral("kpet.tar")), qPrintable(window.bannerText()));
+        // Opened from elsewhere (a drop, File > Open), a failure shows that file, as before.
+        opened.clear();
+        window.openSpec(typo);
+        QVERIFY(opened.count() > 0 || opened.wait(20000));
+        QVERIFY(window.windowTitle().contains(QStringLiteral("kpet.tar")));
+        (void)file;
+    }
+
     void geometryAndSplitterRestored()
     {
         QByteArray splitterState;
