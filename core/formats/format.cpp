@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "format.h"
+#include "formats/partitions/filesystem_magic.h"
 
 #include "formats/archive/archive_format.h"
 #include "formats/image/image_formats.h"
@@ -121,9 +122,14 @@ Result<ContainerPtr> openContainer(SourcePtr source)
     auto unwrapped = unwrapAndProbe(std::move(source));
     if (!unwrapped)
         return std::move(unwrapped).error();
-    if (unwrapped->source->opaque())
+    if (unwrapped->source->opaque()) {
+        const QString held = detectFilesystem(*unwrapped->source);
+        if (filesystemNotRead(held))
+            return Error::make(ErrorKind::Unsupported, unwrapped->source->name(),
+                               QStringLiteral("holds %1, which ArchiveScope does not open yet (cat reads its bytes)").arg(held));
         return Error::format(unwrapped->source->name(), std::nullopt,
                              QStringLiteral("an extended partition: the logical partitions it holds are listed beside it (p5, p6, ...)"));
+    }
     if (!unwrapped->format || !unwrapped->format->openContainer)
         return Error::format(unwrapped->source->name(), std::nullopt,
                              QStringLiteral("not a recognised archive or disk image"));

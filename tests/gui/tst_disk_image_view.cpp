@@ -49,6 +49,43 @@ private Q_SLOTS:
         QCoreApplication::setApplicationName(QStringLiteral("tst_disk_image_view"));
     }
 
+    // Partitions holding what ArchiveScope does not open (LVM, LUKS, swap) are named and show no
+    // expand arrow (it led to an error); the disk's other partitions still open.
+    void partitionsWeDoNotOpenHaveNoArrow()
+    {
+        QTemporaryDir dir;
+        const QString disk = dir.filePath(QStringLiteral("lvm.raw"));
+        auto made = test::run(QStringLiteral("python3"), {QStringLiteral("-c"), QStringLiteral(R"PY(
+import struct, sys
+disk = bytearray(4 << 20)
+def part(slot, kind, start, count):
+    e = 446 + 16 * slot
+    disk[e + 4] = kind
+    disk[e + 8:e + 16] = struct.pack('<II', start, count)
+part(0, 0x8e, 2048, 2048)   # LVM
+part(1, 0x83, 4096, 2048)   # LUKS
+part(2, 0x82, 6144, 2048)   # swap
+disk[510:512] = b'\x55\xaa'
+disk[2048 * 512 + 512:2048 * 512 + 520] = b'LABELONE'
+disk[4096 * 512:4096 * 512 + 6] = b'LUKS\xba\xbe'
+disk[6144 * 512 + 4096 - 10:6144 * 512 + 4096] = b'SWAPSPACE2'
+open(sys.argv[1], 'wb').write(disk)
+)PY"),
+                                                          disk});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        ui::MainWindow window;
+        QAbstractItemModelTester tester(window.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        window.show();
+        QVERIFY(openAndWait(window, disk));
+        for (const char *name : {"p1", "p2", "p3"}) {
+            const QModelIndex p = findByName(window.proxy(), QLatin1String(name));
+            QVERIFY2(p.isValid(), name);
+            QVERIFY2(!window.proxy()->hasChildren(p), name);
+        }
+        QVERIFY(findByName(window.proxy(), QStringLiteral("p1")).siblingAtColumn(ui::EntryTreeModel::Type).data().toString().contains(QStringLiteral("LVM")));
+        QVERIFY(findByName(window.proxy(), QStringLiteral("p2")).siblingAtColumn(ui::EntryTreeModel::Type).data().toString().contains(QStringLiteral("LUKS")));
+    }
+
     void imageToPartitionsToFiles()
     {
         // The ISO fixture wrapped in a zlib qcow2 has no partition table: its files are the tree.

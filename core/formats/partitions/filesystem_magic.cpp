@@ -2,6 +2,7 @@
 #include "filesystem_magic.h"
 
 #include <QByteArray>
+#include <QStringList>
 #include <cstring>
 
 namespace asc {
@@ -58,10 +59,21 @@ QString detectFilesystem(const ByteSource &source)
     for (qsizetype sector = 0; sector < 4; ++sector)
         if (at(sector * 512, "LABELONE"))
             return QStringLiteral("LVM physical volume");
+    if (at(0, "LUKS\xba\xbe"))
+        return QStringLiteral("LUKS");
+    if (at(3, "-FVE-FS-"))
+        return QStringLiteral("BitLocker");
     for (qsizetype page : {4096, 8192, 16384, 65536})
         if (at(page - 10, "SWAPSPACE2") || at(page - 10, "SWAP-SPACE"))
             return QStringLiteral("Linux swap");
     return {};
+}
+
+bool filesystemNotRead(const QString &filesystem)
+{
+    static const QStringList notRead = {QStringLiteral("LVM physical volume"), QStringLiteral("Linux swap"), QStringLiteral("LUKS"),
+                                        QStringLiteral("BitLocker"), QStringLiteral("XFS"), QStringLiteral("btrfs")};
+    return notRead.contains(filesystem);
 }
 
 } // namespace asc

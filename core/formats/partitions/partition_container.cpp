@@ -33,6 +33,11 @@ Result<ContainerPtr> PartitionContainer::open(SourcePtr disk)
             const QString filesystem = detectFilesystem(slice);
             if (!filesystem.isEmpty())
                 detail += QStringLiteral(", ") + filesystem;
+            // Named, but not opened: no expand arrow that leads to an error.
+            if (filesystemNotRead(filesystem)) {
+                detail += QStringLiteral(" (not read by ArchiveScope yet)");
+                e.opaque = true;
+            }
         } else {
             detail += QStringLiteral(", extended");
             e.opaque = true; // its logical partitions are listed beside it (p5, p6, ...)
