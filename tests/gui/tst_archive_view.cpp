@@ -106,6 +106,26 @@ with tarfile.open(sys.argv[1], "w") as t:
         QVERIFY(window.bannerText().isEmpty());
     }
 
+    // A folder's item count is told to the view as its rows arrive: the Size cell of every folder
+    // that received rows changes, and after the listing it counts them all.
+    void folderCountsFollowTheirRows()
+    {
+        ui::MainWindow window;
+        QSet<int32_t> told;
+        connect(window.model(), &QAbstractItemModel::dataChanged, this, [&](const QModelIndex &from, const QModelIndex &to) {
+            if (from.column() <= ui::EntryTreeModel::Size && to.column() >= ui::EntryTreeModel::Size)
+                told.insert(window.model()->nodeOf(from));
+        });
+        window.show();
+        QVERIFY(openAndWait(window, archive_));
+        const QModelIndex top = test::findByName(window.proxy(), QStringLiteral("top"));
+        QVERIFY(top.isValid());
+        const QModelIndex d00 = test::findByName(window.proxy(), QStringLiteral("d00"), top);
+        QVERIFY(d00.isValid());
+        QVERIFY(told.contains(window.model()->nodeOf(window.proxy()->mapToSource(d00))));
+        QCOMPARE(d00.siblingAtColumn(ui::EntryTreeModel::Size).data().toString(), QStringLiteral("100 items"));
+    }
+
     void filterKeepsParents()
     {
         ui::MainWindow window;

@@ -21,8 +21,17 @@ EntryTreeModel::EntryTreeModel(TreeLoader *loader, QObject *parent)
     TreeLoader::Observer observer;
     observer.beginReset = [this] { beginResetModel(); };
     observer.endReset = [this] { endResetModel(); };
-    observer.rows.beginInsert = [this](int32_t parent, int first, int last) { beginInsertRows(indexOf(parent), first, last); };
-    observer.rows.endInsert = [this] { endInsertRows(); };
+    observer.rows.beginInsert = [this](int32_t parent, int first, int last) {
+        insertingUnder_ = parent;
+        beginInsertRows(indexOf(parent), first, last);
+    };
+    observer.rows.endInsert = [this] {
+        endInsertRows();
+        // A folder's Size cell counts its items: it changed with them (a view showed "1 item"
+        // for two after a streamed listing, never repainted).
+        if (insertingUnder_ != EntryTree::kRoot)
+            Q_EMIT dataChanged(indexOf(insertingUnder_, Size), indexOf(insertingUnder_, Size), {Qt::DisplayRole});
+    };
     observer.rows.changed = [this](int32_t node) { Q_EMIT dataChanged(indexOf(node, 0), indexOf(node, ColumnCount - 1)); };
     loader_->setObserver(std::move(observer));
 }

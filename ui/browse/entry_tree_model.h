@@ -55,6 +55,7 @@ Q_SIGNALS:
     void dragExtractionRequested(const QList<int32_t> &nodes, QStringList *paths) const;
 
 private:
+    int32_t insertingUnder_ = EntryTree::kRoot; // the folder rows are being inserted into
     struct FileKind {
         QString comment; // the MIME type's words, or "" for unknown
         QIcon icon;
