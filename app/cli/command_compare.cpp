@@ -15,7 +15,8 @@ int runCompare(const QStringList &args)
                      QStringLiteral("Compare two `bench --json` results point by point (same strategy, buffer, cache mode and pass).\n"
                                     "For each: the ratio B/A of mean throughput with its propagated standard deviation, and Welch's\n"
                                     "unequal-variances t-test on the runs; a verdict ('B is 1.18 ± 0.09 times faster than A') is given\n"
-                                    "only when p < 0.05, otherwise 'no difference'."));
+                                    "only when the difference holds after Holm's correction for the number of points compared\n"
+                                    "(family-wise alpha 0.05), otherwise 'no difference'."));
     p.addPositional(QStringLiteral("A.json"), QStringLiteral("baseline"));
     p.addPositional(QStringLiteral("B.json"), QStringLiteral("candidate"));
     if (auto stop = p.parse(args, 2))
@@ -41,7 +42,7 @@ int runCompare(const QStringList &args)
         differences += c.significant ? 1 : 0;
     }
     printLine(differences == 0 ? QStringLiteral("no difference at any of %1 points").arg(comparisons.size())
-                               : QStringLiteral("%1 of %2 points differ beyond the noise").arg(differences).arg(comparisons.size()));
+                               : QStringLiteral("%1 of %2 points differ beyond the noise (Welch's t-test, Holm-corrected over the %2 points)").arg(differences).arg(comparisons.size()));
     return Success;
 }
 

@@ -112,6 +112,36 @@ private Q_SLOTS:
         }
     }
 
+    // Many points of two sweeps of the same thing: a few raw p < 0.05 come by chance; Holm's
+    // correction calls none of them a difference, and keeps a real one.
+    void manyPointsAreCorrectedForTheirNumber()
+    {
+        BenchResult a, b;
+        for (int i = 0; i < 42; ++i) {
+            BenchPoint pa, pb;
+            pa.strategy = pb.strategy = QStringLiteral("s%1").arg(i);
+            pa.buffer = pb.buffer = 4096;
+            pa.mibps = summarise({100, 101, 99, 100.5, 99.5});
+            // Every seventh point differs a little (raw p about 0.02), one point a lot.
+            pb.mibps = i == 0 ? summarise({200, 201, 199, 200.5, 199.5}) : i % 7 == 0 ? summarise({101.2, 102.2, 100.2, 101.7, 100.7})
+                                                                                      : pa.mibps;
+            a.points.push_back(pa);
+            b.points.push_back(pb);
+        }
+        const auto compared = comparePoints(a, b);
+        QCOMPARE(int(compared.size()), 42);
+        int rawBelow = 0, significant = 0;
+        for (const PointComparison &c : compared) {
+            rawBelow += c.test.pValue < 0.05;
+            significant += c.significant;
+            QVERIFY(c.adjustedP >= c.test.pValue);
+        }
+        QVERIFY2(rawBelow >= 5, qPrintable(QString::number(rawBelow)));
+        QCOMPARE(significant, 1);
+        QVERIFY(compared.front().significant);
+        QVERIFY2(compared.front().verdict.contains(QStringLiteral("Holm-adjusted over 42 points: ")), qPrintable(compared.front().verdict));
+    }
+
     void jsonRoundTripAndSchema()
     {
         const BenchResult r = sampleResult(1);

@@ -83,7 +83,7 @@ void HistoryTab::compare(int a, int b)
     const auto &[nameA, resultA] = runs_[size_t(a)];
     const auto &[nameB, resultB] = runs_[size_t(b)];
     chart_->setResults({{nameA, resultA}, {nameB, resultB}});
-    QString text = tr("A = %1\nB = %2 (Welch's t-test, verdict only when p < 0.05)\n\n").arg(nameA, nameB);
+    QString text = tr("A = %1\nB = %2 (Welch's t-test, a verdict only where it holds after Holm's correction for the points compared)\n\n").arg(nameA, nameB);
     for (const PointComparison &c : comparePoints(resultA, resultB))
         text += QStringLiteral("%1 %2 pass %3: B/A = %4 ± %5  %6\n").arg(c.strategy, sizeLabel(c.buffer)).arg(c.pass).arg(c.ratio.value, 0, 'f', 3).arg(c.ratio.sd, 0, 'f', 3).arg(c.verdict);
     comparison_->setPlainText(text);
