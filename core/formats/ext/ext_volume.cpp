@@ -29,7 +29,7 @@ constexpr uint64_t kChunk = 64 * 1024;
 constexpr int kCachedChunks = 512; // 32 MiB of inode tables at most
 // The kernel stops at 5; e2fsck keeps deeper trees' data (and makes them shallower): read them.
 constexpr int kMaxExtentDepth = 32;
-constexpr int kMaxExtentNodes = 1 << 20;
+constexpr int kMaxExtentNodes = 1 << 16;
 
 // Incompatible features (s_feature_incompat) this reader knows; any other bit is refused by name.
 enum Incompat : uint32_t {
@@ -297,7 +297,7 @@ Result<Inode> Volume::inode(uint32_t number) const
                 if (e + 16 + nameLength > inodeSize_)
                     break;
                 if (nameIndex == 7 && QByteArrayView(p + e + 16, nameLength) == "data") {
-                    if (first + valueOffset + valueSize > inodeSize_)
+                    if (uint64_t(first) + valueOffset + valueSize > inodeSize_)
                         return Error::format(source_->name(), at + first + valueOffset,
                                              QStringLiteral("inode %1's inline data attribute runs past the inode").arg(number));
                     n.inlineTail = raw.mid(qsizetype(first + valueOffset), qsizetype(valueSize));
@@ -344,6 +344,8 @@ Result<void> Volume::collectExtents(const QByteArray &node, std::optional<uint64
             run.physical = le32(e + 8) | uint64_t(le16(e + 6)) << 32;
             if (run.count == 0)
                 continue;
+            if (out.size() >= blockCount_) // more extents than the volume has blocks: a tree that repeats itself
+                return Error::format(name, at, QStringLiteral("extent tree names more extents than the volume has blocks"));
             if (!run.zeros && run.physical + run.count > blockCount_)
                 return Error::format(name, at, QStringLiteral("extent at block %1 (+%2) is outside the volume").arg(run.physical).arg(run.count));
             out.push_back(run);
@@ -378,6 +380,8 @@ Result<void> Volume::collectMapped(uint64_t block, int level, uint64_t &logical,
     if (level == 0) {
         if (!out.empty() && !out.back().zeros && out.back().logical + out.back().count == logical && out.back().physical + out.back().count == block)
             ++out.back().count;
+        else if (out.size() >= blockCount_) // more pieces than the volume has blocks: pointers repeat
+            return Error::format(name, block * blockSize_, QStringLiteral("block map names more pieces than the volume has blocks"));
         else
             out.push_back({logical, block, 1, false});
         ++logical;
