@@ -82,7 +82,7 @@ std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &optio
 
 bool parsesInWorker(const QString &command)
 {
-    for (const char *name : {"info", "ls", "index", "cat", "hash", "map", "bench", "mime-type"})
+    for (const char *name : {"info", "ls", "index", "cat", "hash", "test", "map", "bench", "mime-type"})
         if (command == QLatin1String(name))
             return true;
     return false;
