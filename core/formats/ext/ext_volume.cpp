@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ext_volume.h"
 
+#include "io/memory_source.h"
 #include "io/trace.h"
 
 #include <QStringList>
@@ -500,27 +501,7 @@ Result<SourcePtr> Volume::fileSource(const Inode &file, QString name) const
             return Error::make(ErrorKind::Damaged, name,
                                QStringLiteral("inline data holds %1 bytes of the file's %2 (damaged inode %3)").arg(bytes.size()).arg(file.size).arg(file.number));
         bytes.truncate(qsizetype(file.size));
-        class Bytes final : public ByteSource {
-        public:
-            Bytes(QByteArray b, QString n)
-                : bytes_(std::move(b)),
-                  name_(std::move(n)) {}
-            uint64_t size() const override { return uint64_t(bytes_.size()); }
-            QString name() const override { return name_; }
-            Result<size_t> readAt(uint64_t offset, std::span<char> buf) const override
-            {
-                if (offset >= size())
-                    return size_t(0);
-                const size_t n = size_t(std::min<uint64_t>(buf.size(), size() - offset));
-                std::memcpy(buf.data(), bytes_.constData() + offset, n);
-                return n;
-            }
-
-        private:
-            QByteArray bytes_;
-            QString name_;
-        };
-        return SourcePtr(std::make_shared<Bytes>(std::move(bytes), std::move(name)));
+        return SourcePtr(std::make_shared<MemorySource>(std::move(bytes), std::move(name)));
     }
     auto mapped = runs(file, name);
     if (!mapped) {
