@@ -190,13 +190,16 @@ void BenchmarkChart::setResults(const std::vector<std::pair<QString, BenchResult
     rebuild();
 }
 
-void BenchmarkChart::addPoint(const BenchPoint &point, const std::vector<uint64_t> &buffers)
+void BenchmarkChart::addPoint(const BenchPoint &point, const BenchConfig &config)
 {
     if (results_.empty()) {
         results_.push_back({QString(), BenchResult()});
     }
     BenchResult &live = results_.front().second;
-    live.config.buffers = buffers;
+    // The running sweep's own settings: its band note counted a default 5 runs for a 3-run sweep.
+    const std::vector<BenchPoint> points = std::move(live.points);
+    live.config = config;
+    live.points = points;
     live.points.push_back(point);
     rebuild();
 }

@@ -29,7 +29,7 @@ public:
     // Shows these results (the first is the main one; others are overlaid, labelled by name).
     void setResults(const std::vector<std::pair<QString, BenchResult>> &results);
     // Adds one point to the live (first) result while a run is going.
-    void addPoint(const BenchPoint &point, const std::vector<uint64_t> &buffers);
+    void addPoint(const BenchPoint &point, const BenchConfig &config);
     void clear();
     // Write amplification (device bytes / payload) against file size, one series per strategy,
     // both axes logarithmic.

@@ -194,6 +194,13 @@ private Q_SLOTS:
         QCOMPARE(fresh.bandNote(), QStringLiteral("line: mean · shaded band: min–max of 3 runs"));
         fresh.setResults({{QStringLiteral("now"), three}, {QStringLiteral("before"), five}});
         QCOMPARE(fresh.bandNote(), QStringLiteral("solid: now (3 runs) · dashed: before (5 runs) · line: mean, band: min–max"));
+        // While a 3-run sweep runs, its points arrive one by one: the note counts its 3 runs.
+        ui::BenchmarkChart live;
+        std::unique_ptr<QChartView> liveView(live.createView(nullptr));
+        live.addPoint(three.points.front(), three.config);
+        QCOMPARE(live.bandNote(), QStringLiteral("line: mean · shaded band: min–max of 3 runs"));
+        live.addPoint(three.points.back(), three.config);
+        QCOMPARE(live.pointCount(), 2);
     }
 
     // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.

@@ -156,7 +156,7 @@ BenchPanel::BenchPanel(QWidget *parent)
     // The statistics start in run order (strategy, then buffer size), not sorted descending.
     table_->sortByColumn(0, Qt::AscendingOrder);
     connect(run_, &BenchRun::pointReady, this, [this](const BenchPoint &point) {
-        chart_->addPoint(point, run_->config().buffers);
+        chart_->addPoint(point, run_->config());
         statistics_->addPoint(point);
     });
     connect(run_, &BenchRun::progressed, this, [this](int done, int total, const QString &text) {
