@@ -10,6 +10,7 @@
 #include "io/byte_text.h"
 #include "open/spec.h"
 #include "vfs/path_text.h"
+#include "walk_target.h"
 
 #include <QCryptographicHash>
 #include <QHash>
@@ -131,14 +132,10 @@ int runHash(const QStringList &args)
         return written && *written;
     };
 
-    ContainerPtr container;
-    QByteArray selection;
-    if (location->isDirectory()) {
-        container = location->parent;
-        selection = location->directory;
-    } else if (auto opened = containerAt(*location)) {
-        container = std::move(opened).value();
-    } else if (location->entry && location->source) {
+    auto target = walkTargetOf(*location, spec);
+    if (!target)
+        return fail(spec, target.error());
+    if (target->singleFile) {
         // One file that holds no archive: its own bytes, under its name.
         const SourcePtr &source = location->source;
         uint64_t offset = 0;
@@ -153,10 +150,9 @@ int runHash(const QStringList &args)
         }
         emit(digest->hex(), location->entry->name(), offset);
         return writeError ? fail(spec, *writeError) : Success;
-    } else {
-        return fail(spec, opened.error());
     }
-
+    const ContainerPtr &container = target->container;
+    const QByteArray &selection = target->selection;
     const QByteArray prefix = selection.isEmpty() ? QByteArray() : selection + '/';
     QHash<QByteArray, QByteArray> hashOf; // for hardlinks: path -> hash
     QHash<QByteArray, uint64_t> sizeOf;

@@ -9,6 +9,7 @@
 #include "entry_format.h"
 #include "open/spec.h"
 #include "open/verification.h"
+#include "walk_target.h"
 
 namespace asc::cli {
 
@@ -28,22 +29,9 @@ int runTest(const QStringList &args)
     auto location = resolve(spec);
     if (!location)
         return fail(spec, location.error());
-    ContainerPtr container;
-    QByteArray selection;
-    QString under = spec;
-    if (location->isDirectory()) {
-        container = location->parent;
-        selection = location->directory;
-        under = parentSpec(spec);
-    } else if (auto opened = containerAt(*location)) {
-        container = std::move(opened).value();
-    } else if (location->parent && location->entry) {
-        container = location->parent; // one file: read it alone
-        selection = location->entry->path;
-        under = parentSpec(spec);
-    } else {
-        return fail(spec, opened.error());
-    }
+    auto target = walkTargetOf(*location, spec);
+    if (!target)
+        return fail(spec, target.error());
     auto print = [&](const TestProblem &problem) {
         QByteArray line;
         if (json) {
@@ -60,7 +48,7 @@ int runTest(const QStringList &args)
         }
         (void)writeStdout(line.constData(), size_t(line.size()));
     };
-    const TestReport report = testContainer(container, under, selection, 8, print);
+    const TestReport report = testContainer(target->container, target->under, target->selection, 8, print);
     const QString summary = QStringLiteral("%1 entries, %2 files (%3 bytes) in %4 containers: %5")
                                 .arg(report.entries)
                                 .arg(report.files)

@@ -20,7 +20,6 @@ std::vector<PointComparison> comparePoints(const BenchResult &a, const BenchResu
             c.pass = pa.pass;
             c.ratio = ratioOf(pb.mibps, pa.mibps);
             c.test = welch(pa.mibps, pb.mibps);
-            c.reverse = ratioOf(pa.mibps, pb.mibps);
             out.push_back(c);
         }
     }
@@ -48,8 +47,11 @@ std::vector<PointComparison> comparePoints(const BenchResult &a, const BenchResu
             c.verdict = QStringLiteral("no difference (%1)").arg(p);
         else if (c.ratio.value >= 1)
             c.verdict = QStringLiteral("B is %1 ± %2 times faster than A (%3)").arg(c.ratio.value, 0, 'f', 2).arg(c.ratio.sd, 0, 'f', 2).arg(p);
-        else
-            c.verdict = QStringLiteral("A is %1 ± %2 times faster than B (%3)").arg(c.reverse.value, 0, 'f', 2).arg(c.reverse.sd, 0, 'f', 2).arg(p);
+        else // A/B from B/A: the inverse, with the same relative uncertainty (ratioOf's propagation)
+            c.verdict = QStringLiteral("A is %1 ± %2 times faster than B (%3)")
+                            .arg(c.ratio.value > 0 ? 1 / c.ratio.value : 0.0, 0, 'f', 2)
+                            .arg(c.ratio.value > 0 ? c.ratio.sd / (c.ratio.value * c.ratio.value) : 0.0, 0, 'f', 2)
+                            .arg(p);
     }
     return out;
 }

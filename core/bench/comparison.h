@@ -14,7 +14,6 @@ struct PointComparison {
     CacheMode cache = CacheMode::Warm;
     int pass = 1;
     Ratio ratio; // B / A
-    Ratio reverse; // A / B
     WelchTest test;
     double adjustedP = 1; // Holm-adjusted over every point compared
     bool significant = false; // rejected by Holm's method at alpha

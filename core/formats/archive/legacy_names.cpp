@@ -154,19 +154,35 @@ QByteArray fromCp437(const QByteArray &stored)
     return text.toUtf8();
 }
 
-// The whole name through iconv, or nothing when any of it does not decode.
+// The whole name through iconv, or nothing when any of it does not decode. One converter per
+// thread and charset, kept: this runs for every legacy name of a listing.
 QByteArray fromCharset(const QByteArray &stored, const QByteArray &charset)
 {
-    iconv_t cd = ::iconv_open("UTF-8", charset.constData());
-    if (cd == iconv_t(-1))
-        return {};
+    struct Converter {
+        QByteArray charset;
+        iconv_t cd = iconv_t(-1);
+        ~Converter()
+        {
+            if (cd != iconv_t(-1))
+                ::iconv_close(cd);
+        }
+    };
+    thread_local Converter converter;
+    if (converter.charset != charset || converter.cd == iconv_t(-1)) {
+        if (converter.cd != iconv_t(-1))
+            ::iconv_close(converter.cd);
+        converter.cd = ::iconv_open("UTF-8", charset.constData());
+        converter.charset = charset;
+        if (converter.cd == iconv_t(-1))
+            return {};
+    }
+    ::iconv(converter.cd, nullptr, nullptr, nullptr, nullptr); // the initial shift state
     QByteArray out(stored.size() * 4 + 16, Qt::Uninitialized);
     char *in = const_cast<char *>(stored.constData());
     size_t inLeft = size_t(stored.size());
     char *to = out.data();
     size_t outLeft = size_t(out.size());
-    const size_t done = ::iconv(cd, &in, &inLeft, &to, &outLeft);
-    ::iconv_close(cd);
+    const size_t done = ::iconv(converter.cd, &in, &inLeft, &to, &outLeft);
     if (done == size_t(-1) || inLeft != 0)
         return {};
     out.truncate(out.size() - qsizetype(outLeft));
