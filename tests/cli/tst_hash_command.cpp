@@ -106,15 +106,9 @@ private Q_SLOTS:
         auto made = shellIn(dir_.path(), QStringLiteral("set -e; mkdir -p z; printf 'first member\\n' > z/a.txt; head -c 20000 /dev/urandom > z/b.bin; "
                                                         "printf 'third member\\n' > z/c.txt; cd z && bsdtar --format zip --options zip:compression=store -cf ../bad.zip a.txt b.bin c.txt"));
         QVERIFY2(made.exitCode == 0, made.err.constData());
-        QFile zip(dir_.filePath(QStringLiteral("bad.zip")));
-        QVERIFY(zip.open(QIODevice::ReadWrite));
-        QByteArray bytes = zip.readAll();
-        const qsizetype at = bytes.indexOf("b.bin") + 5 + 10000;
-        bytes[at] = char(bytes[at] ^ 0x55);
-        zip.seek(0);
-        zip.write(bytes);
-        zip.close();
-        auto ours = test::runCli({QStringLiteral("hash"), zip.fileName()});
+        const QString zipPath = dir_.filePath(QStringLiteral("bad.zip"));
+        QVERIFY(test::flipByteAfter(zipPath, "b.bin", 10000)); // inside b.bin's stored data
+        auto ours = test::runCli({QStringLiteral("hash"), zipPath});
         QCOMPARE(ours.exitCode, 1);
         QVERIFY2(ours.out.contains(test::sha256("first member\n") + "  a.txt\n"), ours.out.constData());
         QVERIFY2(ours.out.contains(test::sha256("third member\n") + "  c.txt\n"), ours.out.constData());

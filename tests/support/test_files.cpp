@@ -109,6 +109,24 @@ bool missingToolsAllowed()
     return qEnvironmentVariable("ARCHIVESCOPE_ALLOW_MISSING_TOOLS") == QLatin1String("1");
 }
 
+bool flipByte(const QString &path, qint64 at)
+{
+    QFile f(path);
+    char c = 0;
+    if (!f.open(QIODevice::ReadWrite) || !f.seek(at) || !f.getChar(&c) || !f.seek(at))
+        return false;
+    return f.putChar(char(c ^ 0x55));
+}
+
+bool flipByteAfter(const QString &path, const QByteArray &marker, qint64 distance)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    const qsizetype found = f.readAll().indexOf(marker);
+    return found >= 0 && flipByte(path, found + marker.size() + distance);
+}
+
 QByteArray sha256(const QByteArray &bytes)
 {
     return QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex();

@@ -60,6 +60,10 @@ bool missingToolsAllowed();
             QFAIL(ascWhy.constData());                                                                                         \
         }                                                                                                                      \
     } while (false)
+// Flips one byte at `at` of the file (xor 0x55): damage for a checksum to find. False on an I/O failure.
+bool flipByte(const QString &path, qint64 at);
+// flipByte at `distance` bytes past the first occurrence of `marker` in the file (a member's name).
+bool flipByteAfter(const QString &path, const QByteArray &marker, qint64 distance);
 QByteArray sha256(const QByteArray &bytes);
 QByteArray sha256File(const QString &path);
 
