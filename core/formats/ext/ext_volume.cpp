@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ext_volume.h"
 
+#include "io/little_endian.h"
 #include "io/memory_source.h"
 #include "io/trace.h"
 
@@ -11,19 +12,6 @@
 namespace asc::ext {
 
 namespace {
-
-uint16_t le16(const char *p)
-{
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    return v;
-}
-uint32_t le32(const char *p)
-{
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
 
 constexpr uint64_t kSuperblock = 1024;
 constexpr uint64_t kChunk = 64 * 1024;
