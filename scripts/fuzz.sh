@@ -28,6 +28,7 @@ settings() {
     xz_stream) dict=compression extra="tests/data/thirdparty/xz-utils" ;;
     disk_image | vdi | vhd | vhdx | vmdk) dict=disk_image ;;
     pxar) dict=pxar extra="tests/data/pxar" ;;
+    lvm) dict=lvm ;;
     command_template) dict=command_template ;;
     archive_index) dict=archive_index max_len=131072 ;;
     esac

@@ -3,6 +3,7 @@
 
 #include "formats/ext/ext_container.h"
 #include "formats/filesystem/tsk_container.h"
+#include "formats/lvm/lvm_container.h"
 #include "formats/partitions/partition_container.h"
 #include "formats/pxar/pxar_container.h"
 #include "formats/qcow2/qcow2_image.h"
@@ -64,6 +65,13 @@ std::vector<Format> imageFormats()
         };
         formats.push_back(std::move(f));
     }
+
+    Format lvm;
+    lvm.name = QStringLiteral("lvm2");
+    lvm.description = QStringLiteral("LVM2 physical volumes: the volume group and its logical volumes (linear, striped, mirror/raid1 legs, thin volumes in thin pools)");
+    lvm.probe = [](const ProbeInput &in) { return probeLvm(in.head); };
+    lvm.openContainer = [](SourcePtr source) { return LvmContainer::open(std::move(source)); };
+    formats.push_back(std::move(lvm));
 
     Format pxarFormat;
     pxarFormat.name = QStringLiteral("pxar");

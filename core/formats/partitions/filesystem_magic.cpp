@@ -71,7 +71,7 @@ QString detectFilesystem(const ByteSource &source)
 
 bool filesystemNotRead(const QString &filesystem)
 {
-    static const QStringList notRead = {QStringLiteral("LVM physical volume"), QStringLiteral("Linux swap"), QStringLiteral("LUKS"),
+    static const QStringList notRead = {QStringLiteral("Linux swap"), QStringLiteral("LUKS"),
                                         QStringLiteral("BitLocker"), QStringLiteral("XFS"), QStringLiteral("btrfs")};
     return notRead.contains(filesystem);
 }

@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Makes lvm-gpt.raw.xz: a 64 MiB GPT disk laid out as a RHEL-style installer lays it out, by the
+# real tools (sgdisk, lvm2, mke2fs). Needs root and a loop device (lvm2 writes only to block
+# devices); needs no device-mapper: volumes are made with activation off and their bytes placed
+# where `lvs` says their extents are. The test command uses the committed result, not this.
+#   p1  8 MiB ext4 "/boot"
+#   p2  LVM physical volume of VG "rhel" (4 MiB extents):
+#       root  24 MiB ext4, two segments (extended after swap was made: not contiguous)
+#       swap   4 MiB
+#       home   8 MiB ext4
+# Also lvm-pair-a.raw.xz: one PV of a two-disk VG (lvm-pair-a.missing-pv.txt: the other's UUID).
+# Truth written beside it: lvm-gpt.lvs.json (lvs --reportformat json), lvm-gpt.volumes.tsv
+# (volume, bytes, sha256 of its mapped bytes), lvm-gpt.files.tsv (volume, path, size, sha256).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+loop=""
+cleanup() {
+    vgremove -f rhel >/dev/null 2>&1 || true
+    vgremove -f pair >/dev/null 2>&1 || true
+    [ -z "$loop" ] || losetup -d "$loop" 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+lvm_quiet() { "$@" --driverloaded n 2>&1 | grep -v -e leaked -e 'Activation disabled' -e 'not zeroed' >&2 || true; }
+export LVM_SUPPRESS_FD_WARNINGS=1
+mib=1048576
+
+# Contents: text like a server's, a file spanning many blocks, a symlink, an empty file.
+tree() {
+    d="$work/tree-$1"
+    mkdir -p "$d/etc" "$d/var/log" "$d/usr/bin"
+    printf '/dev/mapper/rhel-root / ext4 defaults 0 0\n/dev/mapper/rhel-home /home ext4 defaults 0 0\n' >"$d/etc/fstab"
+    printf 'server-%s.example.com\n' "$1" >"$d/etc/hostname"
+    seq 1 60000 | sed "s/^/$1 line /" >"$d/var/log/messages"
+    : >"$d/var/log/empty"
+    ln -s ../../etc/hostname "$d/usr/bin/hostname-link"
+    echo "$d"
+}
+
+truncate -s $((64 * mib)) "$work/disk.raw"
+sgdisk -n 1:2048:+8M -t 1:8300 -c 1:boot -n 2:0:0 -t 2:8e00 -c 2:lvm "$work/disk.raw" >/dev/null
+p2_start=$(sgdisk -i 2 "$work/disk.raw" | awk '/First sector/ {print $3}')
+p2_end=$(sgdisk -i 2 "$work/disk.raw" | awk '/Last sector/ {print $3}')
+p2_bytes=$(((p2_end - p2_start + 1) * 512))
+
+boot=$(tree boot)
+mke2fs -q -t ext4 -L boot -d "$boot" -E root_owner=0:0 "$work/boot.img" 8M >/dev/null
+dd if="$work/boot.img" of="$work/disk.raw" bs=$mib seek=1 conv=notrunc status=none
+
+truncate -s "$p2_bytes" "$work/pv.img"
+loop=$(losetup -f --show "$work/pv.img")
+lvm_quiet pvcreate -y "$loop"
+lvm_quiet vgcreate -s 4M rhel "$loop"
+lvm_quiet lvcreate -an -Zn -L 16M -n root rhel
+lvm_quiet lvcreate -an -Zn -L 4M -n swap rhel
+lvm_quiet lvextend -L 24M rhel/root
+lvm_quiet lvcreate -an -Zn -L 8M -n home rhel
+
+pe_start=$(pvs --driverloaded n --noheadings --units b --nosuffix -o pe_start "$loop" 2>/dev/null | tr -d ' ')
+extent=$((4 * mib))
+# Places a volume's image into the PV, segment by segment (lvs: "dev:first-last" per segment).
+place() {
+    lv=$1 img=$2
+    lvs --driverloaded n --noheadings -o seg_start_pe,seg_pe_ranges "rhel/$lv" 2>/dev/null | while read -r le ranges; do
+        first=${ranges#*:}
+        first=${first%-*}
+        last=${ranges##*-}
+        count=$((last - first + 1))
+        dd if="$img" of="$work/pv.img" bs=$extent skip="$le" count="$count" \
+            oflag=seek_bytes seek=$((pe_start + first * extent)) conv=notrunc status=none
+    done
+}
+root=$(tree root)
+mke2fs -q -t ext4 -L root -d "$root" -E root_owner=0:0 "$work/root.img" 24M >/dev/null
+home=$(tree home)
+mke2fs -q -t ext4 -L home -d "$home" -E root_owner=0:0 "$work/home.img" 8M >/dev/null
+yes swap | head -c $((4 * mib)) >"$work/swap.img"
+place root "$work/root.img"
+place swap "$work/swap.img"
+place home "$work/home.img"
+
+lvs --driverloaded n --reportformat json --units b -a -o lv_name,vg_name,lv_uuid,lv_size,segtype,seg_start_pe,seg_pe_ranges rhel 2>/dev/null >"$here/lvm-gpt.lvs.json"
+losetup -d "$loop"
+loop=""
+dd if="$work/pv.img" of="$work/disk.raw" bs=512 seek="$p2_start" conv=notrunc status=none
+
+{
+    for lv in root swap home; do
+        printf '%s\t%s\t%s\n' "$lv" "$(stat -c %s "$work/$lv.img")" "$(sha256sum <"$work/$lv.img" | cut -d' ' -f1)"
+    done
+} >"$here/lvm-gpt.volumes.tsv"
+{
+    for lv in boot root home; do
+        d="$work/tree-$lv"
+        (cd "$d" && find . -type f | sort | while read -r f; do
+            printf '%s\t%s\t%s\t%s\n' "$lv" "${f#./}" "$(stat -c %s "$f")" "$(sha256sum <"$f" | cut -d' ' -f1)"
+        done)
+    done
+} >"$here/lvm-gpt.files.tsv"
+xz -9 -c "$work/disk.raw" >"$here/lvm-gpt.raw.xz"
+
+# A volume group over two disks of which we keep one: "data" spans both, "local" lies on this one.
+truncate -s $((12 * mib)) "$work/pv-a.img" "$work/pv-b.img"
+loop=$(losetup -f --show "$work/pv-a.img")
+loop_b=$(losetup -f --show "$work/pv-b.img")
+lvm_quiet pvcreate -y "$loop" "$loop_b"
+lvm_quiet vgcreate -s 4M pair "$loop" "$loop_b"
+lvm_quiet lvcreate -an -Zn -L 4M -n local pair "$loop"
+lvm_quiet lvcreate -an -Zn -L 12M -n data pair
+pvs --driverloaded n --noheadings -o pv_uuid "$loop_b" 2>/dev/null | tr -d ' ' >"$here/lvm-pair-a.missing-pv.txt"
+losetup -d "$loop_b"
+losetup -d "$loop"
+loop=""
+xz -9 -c "$work/pv-a.img" >"$here/lvm-pair-a.raw.xz"
+ls -l "$here"/lvm-gpt.*
