@@ -21,4 +21,11 @@ inline uint32_t le32(const char *p)
     return v;
 }
 
+inline uint64_t le64(const char *p)
+{
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+}
+
 } // namespace asc

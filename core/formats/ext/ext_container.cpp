@@ -13,7 +13,6 @@ namespace asc {
 namespace {
 
 constexpr uint32_t kRootInode = 2;
-constexpr uint64_t kMaxEntries = 50'000'000; // a hostile volume's loops end here at the latest
 
 EntryType typeOf(uint16_t mode)
 {
@@ -48,9 +47,9 @@ Result<ContainerPtr> ExtContainer::open(SourcePtr source)
     return ContainerPtr(new ExtContainer(std::move(volume).value()));
 }
 
-Result<void> ExtContainer::readFolder(uint32_t folder, const QByteArray &parent, const std::function<bool(Entry &&)> &sink, uint64_t &ordinal)
+Result<void> ExtContainer::readFolder(uint64_t folder, const QByteArray &parent, const FolderSink &sink, uint64_t &ordinal, bool)
 {
-    auto dir = volume_->inode(folder);
+    auto dir = volume_->inode(uint32_t(folder));
     if (!dir)
         return std::move(dir).error();
     auto names = volume_->directory(*dir);
@@ -98,95 +97,6 @@ Result<void> ExtContainer::readFolder(uint32_t folder, const QByteArray &parent,
             return {};
     }
     return {};
-}
-
-Result<void> ExtContainer::list(const EntrySink &sink)
-{
-    // Depth first in directory order, as find(1) walks; a folder seen twice (a damaged volume's
-    // loop) is listed once.
-    struct Pending {
-        uint32_t inode;
-        QByteArray path;
-    };
-    std::vector<Pending> stack{{kRootInode, {}}};
-    QSet<uint32_t> seen{kRootInode};
-    uint64_t ordinal = 0;
-    bool stopped = false;
-    while (!stack.empty() && !stopped) {
-        Pending folder = std::move(stack.back());
-        stack.pop_back();
-        std::vector<Pending> below;
-        auto read = readFolder(
-            folder.inode, folder.path.isEmpty() ? QByteArray() : folder.path + '/', [&](Entry &&e) {
-                if (ordinal > kMaxEntries) {
-                    stopped = true;
-                    return false;
-                }
-                if (e.type == EntryType::Dir && !seen.contains(uint32_t(e.dataOffset))) {
-                    seen.insert(uint32_t(e.dataOffset));
-                    below.push_back({uint32_t(e.dataOffset), e.path});
-                }
-                if (!sink(e)) {
-                    stopped = true;
-                    return false;
-                }
-                return true;
-            },
-            ordinal);
-        if (!read)
-            return read;
-        stack.insert(stack.end(), std::make_move_iterator(below.rbegin()), std::make_move_iterator(below.rend()));
-    }
-    return {};
-}
-
-Result<void> ExtContainer::listDirectory(const Entry &dir, const EntrySink &sink)
-{
-    uint32_t folder = kRootInode;
-    if (!dir.path.isEmpty()) {
-        if (dir.dataOffset != kUnknown) {
-            folder = uint32_t(dir.dataOffset);
-        } else {
-            auto found = find(dir.path);
-            if (!found)
-                return std::move(found).error();
-            folder = uint32_t(found->dataOffset);
-        }
-    }
-    uint64_t ordinal = 0;
-    return readFolder(
-        folder, dir.path.isEmpty() ? QByteArray() : dir.path + '/', [&](Entry &&e) { return sink(e); }, ordinal);
-}
-
-Result<Entry> ExtContainer::find(const QByteArray &path)
-{
-    Entry folder;
-    folder.type = EntryType::Dir;
-    folder.dataOffset = kRootInode;
-    const QList<QByteArray> parts = path.split('/');
-    for (qsizetype i = 0; i < parts.size(); ++i) {
-        if (folder.type != EntryType::Dir)
-            break;
-        const QByteArray want = folder.path.isEmpty() ? parts[i] : folder.path + '/' + parts[i];
-        std::optional<Entry> found;
-        uint64_t ordinal = 0;
-        auto read = readFolder(
-            uint32_t(folder.dataOffset), folder.path.isEmpty() ? QByteArray() : folder.path + '/', [&](Entry &&e) {
-                if (e.path != want)
-                    return true;
-                found = std::move(e);
-                return false;
-            },
-            ordinal);
-        if (!read)
-            return std::move(read).error();
-        if (!found)
-            break;
-        folder = std::move(*found);
-        if (i + 1 == parts.size())
-            return folder;
-    }
-    return Error::make(ErrorKind::NotFound, volume_->source()->name(), QStringLiteral("no entry '%1'").arg(bytesToText(path)));
 }
 
 Result<SourcePtr> ExtContainer::open(const Entry &entry)

@@ -5,28 +5,23 @@
 // each of their names; special files are listed; deleted names are not. Thread safe.
 
 #include "ext_volume.h"
-#include "vfs/container.h"
+#include "formats/filesystem/inode_tree_container.h"
 
 namespace asc {
 
-class ExtContainer final : public Container {
+class ExtContainer final : public InodeTreeContainer {
 public:
     static Result<ContainerPtr> open(SourcePtr volume);
 
     QString formatName() const override { return volume_->kind(); }
-    Result<void> list(const EntrySink &sink) override;
     Result<SourcePtr> open(const Entry &entry) override;
-    bool listsFolderByFolder() const override { return true; }
-    Result<void> listDirectory(const Entry &dir, const EntrySink &sink) override;
-    Result<Entry> find(const QByteArray &path) override;
-    bool impliesDirectories() const override { return false; }
     QJsonObject info() const override;
     const SourcePtr &source() const override { return volume_->source(); }
 
 private:
     explicit ExtContainer(std::shared_ptr<ext::Volume> volume);
-    // The entries of one folder (its inode), named under `parent` ("" or "a/b/").
-    Result<void> readFolder(uint32_t folder, const QByteArray &parent, const std::function<bool(Entry &&)> &sink, uint64_t &ordinal);
+    Result<void> readFolder(uint64_t folder, const QByteArray &parent, const FolderSink &sink, uint64_t &ordinal, bool report) override;
+    uint64_t rootInode() const override { return 2; }
     std::shared_ptr<ext::Volume> volume_;
 };
 

@@ -8,6 +8,7 @@
 // Thread safe: every read goes to the source, the inode-table cache is locked. Bounded: extent
 // trees at most 5 deep, block maps to the file's size, every block checked against the volume.
 
+#include "formats/filesystem/block_run_source.h"
 #include "io/byte_source.h"
 
 #include <QHash>
@@ -40,14 +41,7 @@ struct Inode {
     bool isEncrypted() const { return flags & 0x800; }
 };
 
-// Where a run of a file's blocks lies: `count` blocks from `logical` at `physical` on the
-// volume; `zeros` for an unwritten (preallocated) extent.
-struct Run {
-    uint64_t logical = 0;
-    uint64_t physical = 0;
-    uint64_t count = 0;
-    bool zeros = false;
-};
+using Run = BlockRun;
 
 struct DirEntry {
     uint32_t inode = 0;

@@ -8,6 +8,7 @@
 #include "formats/pxar/pxar_container.h"
 #include "formats/qcow2/qcow2_image.h"
 #include "formats/vmimages/vm_images.h"
+#include "formats/xfs/xfs_container.h"
 #include "formats/vmimages/vmdk_descriptor.h"
 
 namespace asc {
@@ -88,6 +89,13 @@ std::vector<Format> imageFormats()
     ext.probe = [](const ProbeInput &in) { return in.quick ? 0 : probeExt(*in.source); };
     ext.openContainer = [](SourcePtr source) { return ExtContainer::open(std::move(source)); };
     formats.push_back(std::move(ext));
+
+    Format xfs;
+    xfs.name = QStringLiteral("xfs");
+    xfs.description = QStringLiteral("XFS filesystems v4 and v5 (our reader: CRCs checked, every directory form, extent B-trees, bigtime, nrext64)");
+    xfs.probe = [](const ProbeInput &in) { return probeXfs(in.head); };
+    xfs.openContainer = [](SourcePtr source) { return XfsContainer::open(std::move(source)); };
+    formats.push_back(std::move(xfs));
 
     Format filesystems;
     filesystems.name = QStringLiteral("filesystems");

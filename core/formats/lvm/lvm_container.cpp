@@ -7,6 +7,7 @@
 #include "formats/partitions/partition_table.h"
 #include "io/byte_text.h"
 #include "io/slice_source.h"
+#include "vfs/problems.h"
 
 #include <QJsonArray>
 
@@ -131,10 +132,22 @@ Result<ContainerPtr> LvmContainer::open(SourcePtr pv)
 
 Result<void> LvmContainer::list(const EntrySink &sink)
 {
-    for (const Entry &e : entries_)
+    for (const Entry &e : entries_) {
+        // Listed all the same (what is whole is still read), and said: the listing is incomplete.
+        if (!e.problem.isEmpty() && e.type == EntryType::Partition && !e.detail.contains("thin-pool"))
+            reportProblem(Error::make(ErrorKind::NotFound, pv_->name() + QStringLiteral("!/") + bytesToText(e.path), QString::fromUtf8(e.problem)));
         if (!sink(e))
             break;
+    }
     return {};
+}
+
+Result<Entry> LvmContainer::find(const QByteArray &path)
+{
+    for (const Entry &e : entries_)
+        if (e.path == path)
+            return e;
+    return Error::make(ErrorKind::NotFound, pv_->name(), QStringLiteral("no entry '%1'").arg(bytesToText(path)));
 }
 
 Result<SourcePtr> LvmContainer::open(const Entry &entry)

@@ -17,6 +17,7 @@ public:
     QString formatName() const override { return QStringLiteral("lvm2"); }
     Result<void> list(const EntrySink &sink) override;
     Result<SourcePtr> open(const Entry &entry) override;
+    Result<Entry> find(const QByteArray &path) override;
     QJsonObject info() const override;
     bool impliesDirectories() const override { return false; }
     const SourcePtr &source() const override { return pv_; }

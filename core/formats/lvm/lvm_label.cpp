@@ -17,13 +17,6 @@ constexpr char kMdaMagic[] = " LVM2 x[5A%r0N*>";
 constexpr uint64_t kMaxMetadata = 64ull << 20; // lvm2's own ceiling is far below this
 constexpr uint32_t kRawLocnIgnored = 1;
 
-uint64_t le64(const char *p)
-{
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
 Result<QByteArray> readMetadataArea(const ByteSource &pv, uint64_t mdaOffset, uint64_t mdaSize, uint64_t &textOffset)
 {
     char header[kMdaHeaderSize];

@@ -22,13 +22,6 @@ constexpr uint32_t kLeafNode = 2;
 constexpr int kMaxTreeDepth = 16;
 constexpr size_t kCachedNodes = 256;
 
-uint64_t le64(const char *p)
-{
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-
 // The kernel's dm_bm_checksum: crc32c from ~0 without the final inversion, xor a salt per block kind.
 uint32_t blockChecksum(const char *block, uint32_t salt)
 {

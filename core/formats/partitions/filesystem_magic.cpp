@@ -72,7 +72,7 @@ QString detectFilesystem(const ByteSource &source)
 bool filesystemNotRead(const QString &filesystem)
 {
     static const QStringList notRead = {QStringLiteral("Linux swap"), QStringLiteral("LUKS"),
-                                        QStringLiteral("BitLocker"), QStringLiteral("XFS"), QStringLiteral("btrfs")};
+                                        QStringLiteral("BitLocker"), QStringLiteral("btrfs")};
     return notRead.contains(filesystem);
 }
 
