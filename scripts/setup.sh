@@ -12,6 +12,7 @@ qt6-qpa-plugins libqt6sql6-sqlite
 libarchive-dev liburing-dev zlib1g-dev libdeflate-dev libzstd-dev liblzma-dev libtsk-dev libisal-dev libseccomp-dev libbz2-dev liblz4-dev liblzo2-dev
 clang clang-format libclang-rt-14-dev
 qemu-utils libarchive-tools 7zip xorriso mtools dosfstools e2fsprogs fdisk gdisk
+xfsprogs btrfs-progs lvm2 thin-provisioning-tools squashfs-tools unar udftools cryptsetup-bin
 cpio binutils xz-utils zstd bzip2 lbzip2 lz4 lzip file isal pigz lzop jlha-utils
 fio hyperfine strace
 xvfb xauth imagemagick ntfs-3g exfatprogs

@@ -16,10 +16,11 @@ int runCat(const QStringList &args)
 {
     ArgumentParser p(QStringLiteral("cat"), QStringLiteral("Write the bytes of SPEC (a file, an archive entry, a disk image's virtual disk, a partition) to stdout."));
     p.addPositional(QStringLiteral("SPEC"), QStringLiteral("what to read, e.g. backup.tar!/etc/hosts"));
+    p.parser().addOption({QStringLiteral("raw"), QStringLiteral("The file's own bytes, whatever it holds (a disk image file rather than its virtual disk; an image format ArchiveScope does not read is an error without it).")});
     if (auto stop = p.parse(args, 1))
         return *stop;
     const QString spec = p.parser().positionalArguments().first();
-    auto location = resolve(spec);
+    auto location = resolve(spec, !p.parser().isSet(QStringLiteral("raw")));
     if (!location)
         return fail(spec, location.error());
     if (location->isDirectory())

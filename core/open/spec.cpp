@@ -140,7 +140,7 @@ static Result<std::optional<Entry>> findDataCarrier(Container &container, const 
     return found;
 }
 
-Result<Location> resolve(const QString &spec)
+Result<Location> resolve(const QString &spec, bool unwrapLast)
 {
     const SpecParts parts = splitSpec(spec);
     auto file = FileSource::open(parts.file);
@@ -214,7 +214,7 @@ Result<Location> resolve(const QString &spec)
         }
         here = std::move(next);
     }
-    if (!here.isDirectory()) {
+    if (!here.isDirectory() && unwrapLast) {
         // A disk image is transparent: its bytes are those of its virtual disk.
         here.raw = here.source;
         auto disk = unwrapImages(here.source);

@@ -33,8 +33,9 @@ struct Location {
     bool isDirectory() const { return !source; }
 };
 
-// Resolves every part of the SPEC. Blocks on I/O.
-Result<Location> resolve(const QString &spec);
+// Resolves every part of the SPEC. Blocks on I/O. `unwrapLast` false keeps the last part's own
+// bytes (a disk image file rather than its virtual disk: cat --raw).
+Result<Location> resolve(const QString &spec, bool unwrapLast = true);
 // The container at a location: the one the location's bytes open as, or for a directory its parent.
 Result<ContainerPtr> containerAt(const Location &location);
 

@@ -153,6 +153,16 @@ private Q_SLOTS:
             auto listed = test::runCli({QStringLiteral("ls"), spec});
             QCOMPARE(listed.exitCode, 0);
             QVERIFY2(listed.out.contains("big.bin"), listed.out.constData());
+            // The names ntfs-3g shows (ntfsls): none of NTFS's own metadata files ($MFT, $Bitmap, ...).
+            auto reference = test::run(QStringLiteral("ntfsls"), {QStringLiteral("-R"), spec});
+            QByteArrayList ours, theirs;
+            for (const QByteArray &line : listed.out.split('\n'))
+                if (!line.isEmpty())
+                    ours << line.mid(line.lastIndexOf(' ') + 1);
+            for (const QByteArray &line : reference.out.split('\n'))
+                if (!line.isEmpty() && !line.endsWith(':'))
+                    theirs << line.trimmed();
+            QCOMPARE(ours, theirs);
             auto cat = test::runCli({QStringLiteral("cat"), spec + QStringLiteral("!/big.bin")});
             QVERIFY2(cat.exitCode == 0, cat.err.constData());
             QVERIFY(cat.out == big);

@@ -153,6 +153,19 @@ std::optional<Entry> entryOf(const TSK_FS_FILE *file, QByteArrayView parent)
             if (!strcmp(name, s))
                 return std::nullopt;
     }
+    // NTFS's and HFS+'s own metadata files ($MFT, $Bitmap, ... $CatalogFile), which TSK lists at the
+    // root: ntfs-3g and the Mac show none of them. They are the reserved low inode numbers.
+    const bool atRoot = parent.isEmpty() || parent == "/";
+    if (file->fs_info && TSK_FS_TYPE_ISNTFS(file->fs_info->ftype) && (parent.startsWith("$Extend/") || parent.startsWith("/$Extend/")))
+        return std::nullopt; // below a hidden metadata folder
+    if (atRoot && file->fs_info && file->meta) {
+        const TSK_FS_TYPE_ENUM type = file->fs_info->ftype;
+        if (name[0] == '$' && ((TSK_FS_TYPE_ISNTFS(type) && file->meta->addr < 24) || (TSK_FS_TYPE_ISHFS(type) && file->meta->addr < 16)))
+            return std::nullopt;
+        // HFS+'s folders for hard-link and directory-link targets, hidden by the Mac.
+        if (TSK_FS_TYPE_ISHFS(type) && (QByteArrayView(name).endsWith("HFS+ Private Data") || QByteArrayView(name).startsWith(".HFS+ Private Directory Data")))
+            return std::nullopt;
+    }
     Entry e;
     e.path = parent.toByteArray() + name;
     if (e.path.startsWith('/'))

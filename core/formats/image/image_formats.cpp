@@ -74,6 +74,20 @@ std::vector<Format> imageFormats()
     lvm.openContainer = [](SourcePtr source) { return LvmContainer::open(std::move(source)); };
     formats.push_back(std::move(lvm));
 
+    // Disk image formats we recognise but do not read: named and refused, never read as if their
+    // own bytes were the virtual disk (qemu reads them; `cat --raw` gives the file's bytes).
+    Format unread;
+    unread.name = QStringLiteral("unread-images");
+    unread.description = QStringLiteral("Parallels, Bochs, cloop, DMG, QED and VMware COWD images: recognised and refused by name");
+    unread.probe = [](const ProbeInput &in) { return unreadImageFormat(*in.source, in.head, !in.quick).isEmpty() ? 0 : 95; };
+    unread.openImage = [](SourcePtr source) -> Result<SourcePtr> {
+        auto head = readHead(*source, 4096);
+        const QString name = head ? unreadImageFormat(*source, std::span<const char>(head->constData(), size_t(head->size())), true) : QString();
+        return Error::make(ErrorKind::Unsupported, source->name(),
+                           QStringLiteral("a %1 disk image, which ArchiveScope does not read (qemu-img convert reads it; cat --raw gives the file's own bytes)").arg(name));
+    };
+    formats.push_back(std::move(unread));
+
     Format pxarFormat;
     pxarFormat.name = QStringLiteral("pxar");
     pxarFormat.description = QStringLiteral("Proxmox file archives, v1 and v2 split (.mpxar + .ppxar beside it)");

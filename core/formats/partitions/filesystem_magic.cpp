@@ -2,6 +2,7 @@
 #include "filesystem_magic.h"
 
 #include <QByteArray>
+#include <QtEndian>
 #include <QStringList>
 #include <cstring>
 
@@ -52,10 +53,16 @@ QString detectFilesystem(const ByteSource &source)
         return QStringLiteral("btrfs");
     if (at(1024, "H+") || at(1024, "HX"))
         return QStringLiteral("HFS+");
-    // UFS1/UFS2 superblock magic 0x00011954 at 1372 into the superblock (at 8 KiB or 64 KiB).
-    for (qsizetype super : {8192, 65536})
-        if (head.size() >= super + 1376 && le32(head.constData() + super + 1372) == 0x00011954)
-            return QStringLiteral("UFS");
+    // UFS1 (0x00011954) and UFS2 (0x19540119) superblock magic, 1372 bytes into the superblock (at 8
+    // or 64 KiB), in either byte order (SPARC Solaris wrote big-endian ones).
+    for (qsizetype super : {8192, 65536}) {
+        if (head.size() < super + 1376)
+            continue;
+        const uint32_t magic = le32(head.constData() + super + 1372);
+        for (uint32_t ufs : {0x00011954u, 0x19540119u})
+            if (magic == ufs || magic == qbswap(ufs))
+                return QStringLiteral("UFS");
+    }
     for (qsizetype sector = 0; sector < 4; ++sector)
         if (at(sector * 512, "LABELONE"))
             return QStringLiteral("LVM physical volume");

@@ -267,6 +267,12 @@ int probePartitionTable(std::span<const char> head)
         return iso ? 40 : 80;
     if (uint8_t(head[510]) != 0x55 || uint8_t(head[511]) != 0xAA)
         return 0;
+    // A volume boot record (a FAT, NTFS or exFAT volume with no partition table: a floppy, a USB
+    // stick formatted whole) ends in 0x55AA too; its jump and filesystem name say what it is.
+    const bool jump = uint8_t(head[0]) == 0xEB || uint8_t(head[0]) == 0xE9;
+    auto at = [&](size_t offset, const char *text) { return std::memcmp(head.data() + offset, text, std::strlen(text)) == 0; };
+    if (jump && (at(54, "FAT12   ") || at(54, "FAT16   ") || at(54, "FAT     ") || at(82, "FAT32   ") || at(3, "NTFS    ") || at(3, "EXFAT   ")))
+        return 0;
     int used = 0;
     for (int slot = 0; slot < 4; ++slot) {
         const char *e = head.data() + 446 + slot * 16;

@@ -2,6 +2,8 @@
 #include "vm_images.h"
 
 #include "formats/image/extent.h"
+#include "io/big_endian.h"
+#include "io/little_endian.h"
 
 #include <QJsonObject>
 #include <cstring>
@@ -11,33 +13,6 @@
 namespace asc {
 
 namespace {
-
-uint32_t le32(const char *p)
-{
-    uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-}
-uint64_t le64(const char *p)
-{
-    uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
-}
-uint16_t le16(const char *p)
-{
-    uint16_t v;
-    std::memcpy(&v, p, 2);
-    return v;
-}
-uint32_t be32(const char *p)
-{
-    return __builtin_bswap32(le32(p));
-}
-uint64_t be64(const char *p)
-{
-    return __builtin_bswap64(le64(p));
-}
 
 constexpr uint64_t kMaxTable = 256ULL << 20; // no block map larger than this is believed
 
@@ -298,6 +273,23 @@ Result<std::shared_ptr<DiskImage>> openVdi(SourcePtr file)
     return std::shared_ptr<DiskImage>(std::make_shared<VdiImage>(file, size, blockSize, dataOffset, extra, std::move(map).value(), type));
 }
 
+// The virtual size as qemu (and Virtual PC) reads it (qemu's block/vpc.c): Virtual PC sizes a disk
+// by its CHS geometry, Hyper-V and most others by the footer's current size. The creator decides;
+// a disk at the largest geometry is sized by the footer (its geometry would truncate it).
+static uint64_t vhdVirtualSize(const char *footer)
+{
+    const uint64_t current = be64(footer + 48);
+    const uint64_t chs = uint64_t(be16(footer + 56)) * uint8_t(footer[58]) * uint8_t(footer[59]);
+    static const char *bySize[] = {"win ", "qem2", "d2v ", "CTXS"};
+    bool useChs = std::memcmp(footer + 28, "tap\0", 4) != 0;
+    for (const char *creator : bySize)
+        useChs = useChs && std::memcmp(footer + 28, creator, 4) != 0;
+    constexpr uint64_t kMaxGeometry = 65535ull * 16 * 255;
+    if (!useChs || chs == kMaxGeometry || chs == 0)
+        return current;
+    return chs * 512;
+}
+
 Result<std::shared_ptr<DiskImage>> openVhd(SourcePtr file)
 {
     if (file->size() < 512)
@@ -307,7 +299,7 @@ Result<std::shared_ptr<DiskImage>> openVhd(SourcePtr file)
         return std::move(read).error();
     if (std::memcmp(footer, "conectix", 8) != 0 && file->readExact(0, footer) && std::memcmp(footer, "conectix", 8) != 0)
         return Error::format(file->name(), file->size() - 512, QStringLiteral("no VHD footer"));
-    const uint64_t size = be64(footer + 48);
+    const uint64_t size = vhdVirtualSize(footer);
     const uint32_t type = be32(footer + 60);
     if (type == 2) {
         if (size > file->size() - 512)
@@ -466,6 +458,29 @@ Result<std::shared_ptr<DiskImage>> openVhdx(SourcePtr file)
     if (!bat)
         return std::move(bat).error();
     return std::shared_ptr<DiskImage>(std::make_shared<VhdxImage>(file, size, blockSize, std::move(bat).value(), chunkRatio, sector));
+}
+
+QString unreadImageFormat(const ByteSource &file, std::span<const char> head, bool lookAtEnd)
+{
+    auto at = [&](size_t offset, const char *magic) {
+        const size_t n = std::strlen(magic);
+        return head.size() >= offset + n && std::memcmp(head.data() + offset, magic, n) == 0;
+    };
+    if (at(0, "WithoutFreeSpace") || at(0, "WithouFreSpacExt"))
+        return QStringLiteral("Parallels");
+    if (at(0, "Bochs Virtual HD Image"))
+        return QStringLiteral("Bochs");
+    if (at(0, "#!/bin/sh") && QByteArrayView(head.data(), qsizetype(std::min<size_t>(head.size(), 128))).contains("#V2.0 Format"))
+        return QStringLiteral("cloop");
+    if (at(0, "QED\0"))
+        return QStringLiteral("QED");
+    if (at(0, "COWD"))
+        return QStringLiteral("VMware COWD (ESX sparse)");
+    // Apple's UDIF keeps its "koly" trailer in the last 512 bytes.
+    char trailer[4];
+    if (lookAtEnd && file.size() >= 512 && file.fileExtent(file.size() - 512) && file.readExact(file.size() - 512, std::span(trailer, 4)) && std::memcmp(trailer, "koly", 4) == 0)
+        return QStringLiteral("DMG (Apple UDIF)");
+    return {};
 }
 
 } // namespace asc

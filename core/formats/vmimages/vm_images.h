@@ -19,4 +19,8 @@ Result<std::shared_ptr<DiskImage>> openVhd(SourcePtr file);
 Result<std::shared_ptr<DiskImage>> openVmdk(SourcePtr file);
 Result<std::shared_ptr<DiskImage>> openVhdx(SourcePtr file);
 
+// The name of a disk image format we recognise but do not read ("Parallels", "Bochs", ...), or empty.
+// `lookAtEnd`: also read the last 512 bytes (a DMG's trailer), when that is a cheap read of a file.
+QString unreadImageFormat(const ByteSource &file, std::span<const char> head, bool lookAtEnd);
+
 } // namespace asc
