@@ -93,6 +93,8 @@ Result<Entry> InodeTreeContainer::find(const QByteArray &path)
             return std::move(read).error();
         if (!found)
             break;
+        if (!found->problem.isEmpty()) // its inode could not be read: say why, not "no entry"
+            return Error::make(ErrorKind::Damaged, source()->name() + QStringLiteral("!/") + bytesToText(found->path), QString::fromUtf8(found->problem));
         folder = std::move(*found);
         if (i + 1 == parts.size())
             return folder;

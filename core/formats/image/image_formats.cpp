@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "image_formats.h"
 
+#include "formats/btrfs/btrfs_container.h"
 #include "formats/ext/ext_container.h"
 #include "formats/filesystem/tsk_container.h"
 #include "formats/lvm/lvm_container.h"
@@ -110,6 +111,13 @@ std::vector<Format> imageFormats()
     xfs.probe = [](const ProbeInput &in) { return probeXfs(in.head); };
     xfs.openContainer = [](SourcePtr source) { return XfsContainer::open(std::move(source)); };
     formats.push_back(std::move(xfs));
+
+    Format btrfsFormat;
+    btrfsFormat.name = QStringLiteral("btrfs");
+    btrfsFormat.description = QStringLiteral("btrfs on one device (our reader: subvolumes, zlib/lzo/zstd extents, single/DUP/RAID1 chunks, every checksum type)");
+    btrfsFormat.probe = [](const ProbeInput &in) { return in.quick ? 0 : probeBtrfs(*in.source); };
+    btrfsFormat.openContainer = [](SourcePtr source) { return BtrfsContainer::open(std::move(source)); };
+    formats.push_back(std::move(btrfsFormat));
 
     Format filesystems;
     filesystems.name = QStringLiteral("filesystems");

@@ -2,6 +2,7 @@
 #include "lvm_thin.h"
 
 #include "formats/image/block_image.h"
+#include "io/fuzzing.h"
 #include "io/little_endian.h"
 
 #include <QHash>
@@ -25,6 +26,8 @@ constexpr size_t kCachedNodes = 256;
 // The kernel's dm_bm_checksum: crc32c from ~0 without the final inversion, xor a salt per block kind.
 uint32_t blockChecksum(const char *block, uint32_t salt)
 {
+    if (kChecksumsAlwaysPass)
+        return le32(block);
     return ~crc32c(block + 4, kMetadataBlock - 4) ^ salt;
 }
 

@@ -79,7 +79,7 @@ QString detectFilesystem(const ByteSource &source)
 bool filesystemNotRead(const QString &filesystem)
 {
     static const QStringList notRead = {QStringLiteral("Linux swap"), QStringLiteral("LUKS"),
-                                        QStringLiteral("BitLocker"), QStringLiteral("btrfs")};
+                                        QStringLiteral("BitLocker")};
     return notRead.contains(filesystem);
 }
 

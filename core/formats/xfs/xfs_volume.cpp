@@ -4,6 +4,7 @@
 #include "formats/image/block_image.h"
 #include "io/big_endian.h"
 #include "io/byte_text.h"
+#include "io/fuzzing.h"
 #include "io/little_endian.h"
 
 #include <QUuid>
@@ -67,6 +68,8 @@ Result<std::shared_ptr<Volume>> Volume::open(SourcePtr source)
 
 bool Volume::checksumOk(QByteArrayView bytes, size_t crcOffset) const
 {
+    if (kChecksumsAlwaysPass)
+        return bytes.size() >= qsizetype(crcOffset + 4);
     if (bytes.size() < qsizetype(crcOffset + 4))
         return false;
     QByteArray copy = bytes.toByteArray();
