@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // LVM2 against what lvm2 wrote (tests/data/disks/make_lvm*.sh, run as root with the real tools):
-// a RHEL-style disk (GPT, /boot, a PV whose root volume has two segments), a Proxmox-style pool
+// a RHEL-style disk (GPT, /boot, a PV whose XFS root volume has two segments), a Proxmox-style pool
 // (thin volumes and a thin snapshot whose pool metadata thin_restore wrote) and one PV of a
 // two-disk volume group. Every volume's bytes against the sha256 of what was placed in it, every
 // file inside against the source tree, the names and UUIDs against `lvs`, and damage as errors.
@@ -111,7 +111,7 @@ private Q_SLOTS:
         auto disk = test::runCli({QStringLiteral("ls"), gpt_});
         QVERIFY2(disk.out.contains("LVM physical volume") && !disk.out.contains("not read"), disk.out.constData());
         auto root = test::runCli({QStringLiteral("ls"), gpt_ + QStringLiteral("!/p2")});
-        QVERIFY2(root.out.contains("rhel/root  [LVM logical volume, linear, 2 segments, ext4]"), root.out.constData());
+        QVERIFY2(root.out.contains("rhel/root  [LVM logical volume (linear; 2 segments), XFS]"), root.out.constData());
     }
 
     void everyVolumeAndFileReadsAsWritten()
@@ -130,7 +130,7 @@ private Q_SLOTS:
         QVERIFY(pool.exitCode != 0);
         QVERIFY2(pool.err.contains("thin pool"), pool.err.constData());
         auto ls = test::runCli({QStringLiteral("ls"), thin_ + QStringLiteral("!/p1")});
-        QVERIFY2(ls.out.contains("pve/vm-100-disk-0  [LVM logical volume, thin, partitioned disk]"), ls.out.constData());
+        QVERIFY2(ls.out.contains("pve/vm-100-disk-0  [LVM logical volume (thin), partitioned disk]"), ls.out.constData());
     }
 
     void aVolumeOnAMissingDiskNamesIt()

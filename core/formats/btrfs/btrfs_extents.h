@@ -15,7 +15,10 @@ namespace asc::btrfs {
 class Volume;
 
 struct FileExtent {
-    enum Kind { Zeros, Plain, Compressed, Inline };
+    enum Kind { Zeros,
+                Plain,
+                Compressed,
+                Inline };
     Kind kind = Zeros;
     uint64_t fileOffset = 0; // where it starts in the file
     uint64_t length = 0; // bytes of the file it covers

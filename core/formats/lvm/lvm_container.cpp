@@ -94,9 +94,12 @@ Result<ContainerPtr> LvmContainer::open(SourcePtr pv)
         e.size = lv.extents() * g.extentSize;
         e.mode = 0444;
         e.ordinal = ordinal++;
-        QByteArray detail = "LVM logical volume, " + lv.kind();
+        // "LVM logical volume (linear; 2 segments), XFS": what it holds last, as partitions have it
+        // (the window titles an entry by the part after the last comma).
+        QByteArray detail = "LVM logical volume (" + lv.kind();
         if (lv.segments.size() > 1)
-            detail += ", " + QByteArray::number(qulonglong(lv.segments.size())) + " segments";
+            detail += "; " + QByteArray::number(qulonglong(lv.segments.size())) + " segments";
+        detail += ')';
         std::vector<int> pvs;
         collectPvs(g, lv, pvs);
         for (int index : pvs) {
@@ -107,7 +110,7 @@ Result<ContainerPtr> LvmContainer::open(SourcePtr pv)
             }
         }
         if (lv.kind() == "thin-pool") {
-            detail += " (its thin volumes are listed beside it)";
+            detail += " holding the thin volumes listed beside it";
             e.opaque = true;
         } else if (e.problem.isEmpty()) {
             auto source = lvm::openVolume(group, lv.name, pv->name() + QStringLiteral("!/") + bytesToText(e.path));

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Makes lvm-gpt.raw.xz: a 64 MiB GPT disk laid out as a RHEL-style installer lays it out, by the
-# real tools (sgdisk, lvm2, mke2fs). Needs root and a loop device (lvm2 writes only to block
+# real tools (sgdisk, lvm2, mke2fs, mkfs.xfs). Needs root and a loop device (lvm2 writes only to block
 # devices); needs no device-mapper: volumes are made with activation off and their bytes placed
 # where `lvs` says their extents are. The test command uses the committed result, not this.
 #   p1  8 MiB ext4 "/boot"
 #   p2  LVM physical volume of VG "rhel" (4 MiB extents):
-#       root  24 MiB ext4, two segments (extended after swap was made: not contiguous)
+#       root  320 MiB XFS (RHEL's default), two segments (extended after swap was made: not contiguous)
 #       swap   4 MiB
 #       home   8 MiB ext4
 # Also lvm-pair-a.raw.xz: one PV of a two-disk VG (lvm-pair-a.missing-pv.txt: the other's UUID).
@@ -31,7 +31,7 @@ mib=1048576
 tree() {
     d="$work/tree-$1"
     mkdir -p "$d/etc" "$d/var/log" "$d/usr/bin"
-    printf '/dev/mapper/rhel-root / ext4 defaults 0 0\n/dev/mapper/rhel-home /home ext4 defaults 0 0\n' >"$d/etc/fstab"
+    printf '/dev/mapper/rhel-root / xfs defaults 0 0\n/dev/mapper/rhel-home /home ext4 defaults 0 0\n' >"$d/etc/fstab"
     printf 'server-%s.example.com\n' "$1" >"$d/etc/hostname"
     seq 1 60000 | sed "s/^/$1 line /" >"$d/var/log/messages"
     : >"$d/var/log/empty"
@@ -39,7 +39,7 @@ tree() {
     echo "$d"
 }
 
-truncate -s $((64 * mib)) "$work/disk.raw"
+truncate -s $((380 * mib)) "$work/disk.raw"
 sgdisk -n 1:2048:+8M -t 1:8300 -c 1:boot -n 2:0:0 -t 2:8e00 -c 2:lvm "$work/disk.raw" >/dev/null
 p2_start=$(sgdisk -i 2 "$work/disk.raw" | awk '/First sector/ {print $3}')
 p2_end=$(sgdisk -i 2 "$work/disk.raw" | awk '/Last sector/ {print $3}')
@@ -55,7 +55,7 @@ lvm_quiet pvcreate -y "$loop"
 lvm_quiet vgcreate -s 4M rhel "$loop"
 lvm_quiet lvcreate -an -Zn -L 16M -n root rhel
 lvm_quiet lvcreate -an -Zn -L 4M -n swap rhel
-lvm_quiet lvextend -L 24M rhel/root
+lvm_quiet lvextend -L 320M rhel/root
 lvm_quiet lvcreate -an -Zn -L 8M -n home rhel
 
 pe_start=$(pvs --driverloaded n --noheadings --units b --nosuffix -o pe_start "$loop" 2>/dev/null | tr -d ' ')
@@ -73,7 +73,31 @@ place() {
     done
 }
 root=$(tree root)
-mke2fs -q -t ext4 -L root -d "$root" -E root_owner=0:0 "$work/root.img" 24M >/dev/null
+# mkfs.xfs fills a volume from a protofile (xfsprogs' proto.c format), as mke2fs -d from a folder.
+python3 - "$root" "$work/root.proto" <<'PY'
+import os, stat, sys
+src, out = sys.argv[1], sys.argv[2]
+lines = ["/dev/null", "0 0", "d--755 0 0"]
+def walk(d, depth):
+    for name in sorted(os.listdir(d)):
+        p = os.path.join(d, name)
+        st = os.lstat(p)
+        pad = " " * depth
+        perm = "%03o" % (st.st_mode & 0o777)
+        if stat.S_ISLNK(st.st_mode):
+            lines.append("%s%s l--%s 0 0 %s" % (pad, name, perm, os.readlink(p)))
+        elif stat.S_ISDIR(st.st_mode):
+            lines.append("%s%s d--%s 0 0" % (pad, name, perm))
+            walk(p, depth + 1)
+            lines.append(pad + "$")
+        else:
+            lines.append("%s%s ---%s 0 0 %s" % (pad, name, perm, p))
+walk(src, 1)
+lines.append("$")
+open(out, "w").write("\n".join(lines) + "\n")
+PY
+truncate -s 320M "$work/root.img"
+mkfs.xfs -q -f -L root -p "$work/root.proto" "$work/root.img"
 home=$(tree home)
 mke2fs -q -t ext4 -L home -d "$home" -E root_owner=0:0 "$work/home.img" 8M >/dev/null
 yes swap | head -c $((4 * mib)) >"$work/swap.img"
