@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "inspection.h"
 
+#include "io/concat_source.h"
+
+#include <QJsonArray>
+
 #include "formats/format.h"
 #include "formats/image/disk_image.h"
 #include "vfs/problems.h"
@@ -76,6 +80,13 @@ static Result<void> inspectInto(Inspected &out, const QString &spec, const Inspe
     out.container = std::move(container).value();
     facts.formatName = out.container->formatName();
     facts.formatInfo = out.container->info();
+    // A split set read as one: its parts, in order (the details list them).
+    if (auto set = std::dynamic_pointer_cast<const ConcatSource>(out.location.raw)) {
+        QJsonArray parts;
+        for (const SourcePtr &part : set->parts())
+            parts.append(part->name());
+        facts.formatInfo[QStringLiteral("parts")] = parts;
+    }
     return {};
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "spec.h"
+#include "split_set.h"
 
 #include "formats/archive/libarchive_reader.h"
 #include "formats/format.h"
@@ -143,12 +144,20 @@ static Result<std::optional<Entry>> findDataCarrier(Container &container, const 
 Result<Location> resolve(const QString &spec, bool unwrapLast)
 {
     const SpecParts parts = splitSpec(spec);
-    auto file = FileSource::open(parts.file);
-    if (!file)
-        return std::move(file).error();
     Location here;
     here.spec = parts.file;
-    here.source = std::move(file).value();
+    // A part of a split set (x.7z.001, x.z01, x.part2.rar) opens as the whole set.
+    auto set = openSplitSet(parts.file);
+    if (!set)
+        return std::move(set).error();
+    if (*set) {
+        here.source = std::move(**set);
+    } else {
+        auto file = FileSource::open(parts.file);
+        if (!file)
+            return std::move(file).error();
+        here.source = std::move(file).value();
+    }
 
     for (qsizetype i = 0; i < parts.inner.size(); ++i) {
         const QByteArray &path = parts.inner[i];

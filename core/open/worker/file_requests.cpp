@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "file_requests.h"
 
+#include "open/split_set.h"
+
 #include "formats/archive/index_cache.h"
 #include "formats/archive/name_charset.h"
 #include "formats/image/disk_image.h"
@@ -66,6 +68,14 @@ FileGrant grantOf(const QString &file)
     grant.file = canonical(nativePath(file));
     if (grant.file.isEmpty())
         return grant;
+    // By names only, as the worker will look for them: every part it will find, also of a set
+    // missing one (the worker then says which).
+    (void)splitSetOf(file, [&](const QString &name) {
+        const bool there = QFileInfo(name).isFile();
+        if (there && name != file)
+            grant.parts << canonical(nativePath(name));
+        return there;
+    });
     // The file's first bytes say whether its format names files beside it. Read here, in the
     // parent, as bytes compared with magics: nothing of it is parsed.
     QFile head(QFile::decodeName(grant.file));
@@ -84,7 +94,7 @@ bool grantCovers(const FileGrant &grant, const QByteArray &asked)
 {
     if (grant.file.isEmpty())
         return false;
-    if (asked == grant.file || (!grant.payload.isEmpty() && asked == grant.payload))
+    if (asked == grant.file || (!grant.payload.isEmpty() && asked == grant.payload) || grant.parts.contains(asked))
         return true;
     if (grant.siblings != FileGrant::Siblings::Folder)
         return false;

@@ -27,7 +27,7 @@ struct WorkerGrants {
 int openForWorker(const QStringList &files, const QByteArray &path, const QStringList &approved = {});
 
 // What one opened file grants its worker, exactly what its format reads beside it: the file; a
-// split pxar's payload (.ppxar beside the .mpxar); for a qcow2 (backing file) or a VMDK (extents)
+// split pxar's payload (.ppxar beside the .mpxar); the parts of a split set (open/split_set.h); for a qcow2 (backing file) or a VMDK (extents)
 // what lies in its folder or below, but at the root only the files beside it. An archive, an ISO
 // or a device grants nothing more.
 struct FileGrant {
@@ -35,6 +35,7 @@ struct FileGrant {
                           Folder };
     QByteArray file; // canonical; empty: it does not exist
     QByteArray payload; // canonical
+    QList<QByteArray> parts; // the other parts of a split set it belongs to, canonical
     Siblings siblings = Siblings::None;
 };
 FileGrant grantOf(const QString &file);
