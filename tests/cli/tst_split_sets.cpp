@@ -71,7 +71,8 @@ private Q_SLOTS:
         auto cat = test::runCli({QStringLiteral("cat"), corpus.arg(QStringLiteral("03")) + QStringLiteral("!/home/antek/temp/build/unrar5/libarchive/bin/bsdtar_test")});
         QVERIFY2(cat.exitCode == 0, cat.err.constData());
         QCOMPARE(cat.out.size(), 365672);
-        QVERIFY(cat.out.startsWith("\x7f" "ELF"));
+        QVERIFY(cat.out.startsWith("\x7f"
+                                   "ELF"));
     }
 
     void aMissingPartIsNamed()

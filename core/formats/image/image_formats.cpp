@@ -8,6 +8,7 @@
 #include "formats/partitions/partition_container.h"
 #include "formats/pxar/pxar_container.h"
 #include "formats/qcow2/qcow2_image.h"
+#include "formats/squashfs/squashfs_container.h"
 #include "formats/vmimages/vm_images.h"
 #include "formats/xfs/xfs_container.h"
 #include "formats/vmimages/vmdk_descriptor.h"
@@ -111,6 +112,15 @@ std::vector<Format> imageFormats()
     xfs.probe = [](const ProbeInput &in) { return probeXfs(in.head); };
     xfs.openContainer = [](SourcePtr source) { return XfsContainer::open(std::move(source)); };
     formats.push_back(std::move(xfs));
+
+    Format squashfsFormat;
+    squashfsFormat.name = QStringLiteral("squashfs");
+    squashfsFormat.description = QStringLiteral("squashfs 4.0 images: gzip, lzma, xz, lzo, lz4, zstd; fragments, sparse files (our reader); snaps, AppImages");
+    squashfsFormat.mimeTypes = {QStringLiteral("application/vnd.squashfs"), QStringLiteral("application/vnd.snap"), QStringLiteral("application/vnd.appimage")};
+    squashfsFormat.suffixes = {QStringLiteral("squashfs"), QStringLiteral("sfs"), QStringLiteral("snap"), QStringLiteral("AppImage")};
+    squashfsFormat.probe = [](const ProbeInput &in) { return probeSquashfs(*in.source, in.head, in.quick); };
+    squashfsFormat.openContainer = [](SourcePtr source) { return SquashfsContainer::open(std::move(source)); };
+    formats.push_back(std::move(squashfsFormat));
 
     Format btrfsFormat;
     btrfsFormat.name = QStringLiteral("btrfs");
