@@ -49,6 +49,11 @@ static int probeArchive(const ProbeInput &input)
     Entry first;
     auto any = (*reader)->next(first);
     const int base = (*reader)->formatCode() & ARCHIVE_FORMAT_BASE_MASK;
+    // No format chose it: a bidder failed on the decoded text (libarchive's mtree bidder stops at
+    // a line longer than it reads, "Line too long"). Whatever the text is, it is no archive: a
+    // compressed stream is then one file.
+    if (!any && base == 0)
+        return 0;
     // Two zero blocks are a valid empty tar, and so is the start of every blank disk: an "empty
     // tar" larger than tar's own padding is not one. Other empty archives (zip, 7z, rar, cpio)
     // carry their own signature and are empty archives.
