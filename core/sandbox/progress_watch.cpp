@@ -3,6 +3,7 @@
 
 #include <QFile>
 #include <QList>
+#include <algorithm>
 #include <unistd.h>
 
 namespace asc {
@@ -24,14 +25,14 @@ ProgressWatch::ProgressWatch(int limitSeconds, Clock::time_point now, uint64_t i
       lastIo_(ioBytes),
       lastProgress_(now),
       quietSince_(now),
-      cpuAtWindow_(cpuTicks)
+      cpuAtProgress_(cpuTicks)
 {
 }
 
 void ProgressWatch::progressed(Clock::time_point now, int64_t cpuTicks)
 {
     lastProgress_ = quietSince_ = now;
-    cpuAtWindow_ = cpuTicks;
+    cpuAtProgress_ = cpuTicks;
 }
 
 ProgressWatch::Verdict ProgressWatch::look(Clock::time_point now, uint64_t ioBytes, int64_t cpuTicks)
@@ -41,14 +42,14 @@ ProgressWatch::Verdict ProgressWatch::look(Clock::time_point now, uint64_t ioByt
         progressed(now, cpuTicks);
         return Verdict::Progress;
     }
-    if (limitSeconds_ <= 0 || now - lastProgress_ < std::chrono::seconds(limitSeconds_))
+    if (limitSeconds_ <= 0)
         return Verdict::Quiet;
-    if (cpuTicks - cpuAtWindow_ < ticksPerSecond_ * limitSeconds_ / 2) {
-        lastProgress_ = now; // a new window; quietSince_ stays
-        cpuAtWindow_ = cpuTicks;
-        return Verdict::Waiting;
-    }
-    return Verdict::Stalled;
+    if (cpuTicks >= 0 && cpuTicks - cpuAtProgress_ >= ticksPerSecond_ * std::min(kLoopCpuSeconds, limitSeconds_))
+        return Verdict::Stalled;
+    if (now - lastProgress_ < std::chrono::seconds(limitSeconds_))
+        return Verdict::Quiet;
+    lastProgress_ = now; // a new window of waiting; quietSince_ and the CPU count stay
+    return Verdict::Waiting;
 }
 
 int ProgressWatch::quietSeconds(Clock::time_point now) const

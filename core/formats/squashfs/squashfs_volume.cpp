@@ -34,7 +34,9 @@ std::optional<uint64_t> squashfsOffset(const ByteSource &source, std::span<const
     if (head.size() >= 4 && le32(head.data()) == kMagic)
         return 0;
     // An AppImage: its ELF runtime, then the image, right after the section headers.
-    if (head.size() < 64 || std::memcmp(head.data(), "\x7f" "ELF", 4) != 0)
+    if (head.size() < 64 || std::memcmp(head.data(), "\x7f"
+                                                     "ELF",
+                                        4) != 0)
         return std::nullopt;
     uint64_t end = 0;
     if (head[4] == 2)
