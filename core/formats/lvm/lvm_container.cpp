@@ -36,6 +36,35 @@ void collectPvs(const VolumeGroup &vg, const LogicalVolume &lv, std::vector<int>
     }
 }
 
+// A volume group grown over several partitions of one disk (a disk enlarged, a partition added and
+// made a PV): the other PVs are partitions beside this one. Only the disk this PV lies on is looked
+// at; PVs on other disks stay missing.
+void findSiblingVolumes(const ByteSource &pv, VolumeGroupView &group)
+{
+    if (std::find(group.pvs.begin(), group.pvs.end(), nullptr) == group.pvs.end())
+        return;
+    const auto *slice = dynamic_cast<const SliceSource *>(&pv);
+    if (!slice)
+        return;
+    auto table = readPartitionTable(*slice->parent());
+    if (!table)
+        return;
+    for (const Partition &p : table->partitions) {
+        if (p.kind == QLatin1String("extended") || p.start == slice->start())
+            continue;
+        auto sibling = std::make_shared<SliceSource>(slice->parent(), p.start, p.length, slice->parent()->name() + QStringLiteral("!/p%1").arg(p.number));
+        auto head = readHead(*sibling, 2048);
+        if (!head || !looksLikePhysicalVolume(std::span<const char>(head->constData(), size_t(head->size()))))
+            continue;
+        auto label = readPhysicalVolume(*sibling);
+        if (!label)
+            continue;
+        for (size_t i = 0; i < group.vg.pvs.size(); ++i)
+            if (!group.pvs[i] && group.vg.pvs[i].uuid == label->uuid)
+                group.pvs[i] = sibling;
+    }
+}
+
 } // namespace
 
 int probeLvm(std::span<const char> head)
@@ -76,6 +105,7 @@ Result<ContainerPtr> LvmContainer::open(SourcePtr pv)
     }
     if (!found)
         return Error::format(pv->name(), std::nullopt, QStringLiteral("LVM physical volume %1 is not among volume group %2's").arg(QString::fromUtf8(dashedUuid(label->uuid)), QString::fromUtf8(group->vg.name)));
+    findSiblingVolumes(*pv, *group);
     std::shared_ptr<LvmContainer> container(new LvmContainer(pv, group, label->uuid));
     const VolumeGroup &g = group->vg;
     Entry folder;

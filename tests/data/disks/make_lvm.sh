@@ -9,7 +9,9 @@
 #       root  320 MiB XFS (RHEL's default), two segments (extended after swap was made: not contiguous)
 #       swap   4 MiB
 #       home   8 MiB ext4
-# Also lvm-pair-a.raw.xz: one PV of a two-disk VG (lvm-pair-a.missing-pv.txt: the other's UUID).
+# Also lvm-pair-a.raw.xz: one PV of a two-disk VG (lvm-pair-a.missing-pv.txt: the other's UUID), and
+# lvm-grown.raw.xz: a disk whose VG "grown" spans its two partitions (a disk enlarged and a partition
+# added as a second PV): "data", ext4, has a segment on each (lvm-grown.files.tsv, .volumes.tsv).
 # Truth written beside it: lvm-gpt.lvs.json (lvs --reportformat json), lvm-gpt.volumes.tsv
 # (volume, bytes, sha256 of its mapped bytes), lvm-gpt.files.tsv (volume, path, size, sha256).
 set -eu
@@ -19,6 +21,7 @@ loop=""
 cleanup() {
     vgremove -f rhel >/dev/null 2>&1 || true
     vgremove -f pair >/dev/null 2>&1 || true
+    vgremove -f grown >/dev/null 2>&1 || true
     [ -z "$loop" ] || losetup -d "$loop" 2>/dev/null || true
     rm -rf "$work"
 }
@@ -138,4 +141,40 @@ losetup -d "$loop_b"
 losetup -d "$loop"
 loop=""
 xz -9 -c "$work/pv-a.img" >"$here/lvm-pair-a.raw.xz"
+
+# Two partitions of one disk, one VG over both.
+truncate -s $((40 * mib)) "$work/grown.raw"
+sgdisk -n 1:2048:+16M -t 1:8e00 -n 2:0:+16M -t 2:8e00 "$work/grown.raw" >/dev/null
+truncate -s $((16 * mib)) "$work/g1.img" "$work/g2.img"
+loop=$(losetup -f --show "$work/g1.img")
+loop_b=$(losetup -f --show "$work/g2.img")
+lvm_quiet pvcreate -y "$loop" "$loop_b"
+lvm_quiet vgcreate -s 4M grown "$loop"
+lvm_quiet lvcreate -an -Zn -L 8M -n data grown
+lvm_quiet vgextend grown "$loop_b"
+lvm_quiet lvextend -L 20M grown/data "$loop_b"
+grown_tree=$(tree grown)
+mke2fs -q -t ext4 -L data -d "$grown_tree" -E root_owner=0:0 "$work/data.img" 20M >/dev/null
+gpe=$(pvs --driverloaded n --noheadings --units b --nosuffix -o pe_start "$loop" 2>/dev/null | tr -d ' ')
+lvs --driverloaded n --noheadings -o seg_start_pe,seg_pe_ranges grown/data 2>/dev/null | while read -r le ranges; do
+    dev=${ranges%%:*}
+    first=${ranges#*:}
+    first=${first%-*}
+    last=${ranges##*-}
+    target="$work/g1.img"
+    [ "$dev" = "$loop_b" ] && target="$work/g2.img"
+    dd if="$work/data.img" of="$target" bs=$extent skip="$le" count=$((last - first + 1)) \
+        oflag=seek_bytes seek=$((gpe + first * extent)) conv=notrunc status=none
+done
+losetup -d "$loop_b"
+losetup -d "$loop"
+loop=""
+dd if="$work/g1.img" of="$work/grown.raw" bs=512 seek=2048 conv=notrunc status=none
+g2_start=$(sgdisk -i 2 "$work/grown.raw" | awk '/First sector/ {print $3}')
+dd if="$work/g2.img" of="$work/grown.raw" bs=512 seek="$g2_start" conv=notrunc status=none
+printf 'data\t%s\t%s\n' "$(stat -c %s "$work/data.img")" "$(sha256sum <"$work/data.img" | cut -d' ' -f1)" >"$here/lvm-grown.volumes.tsv"
+(cd "$grown_tree" && find . -type f | sort | while read -r f; do
+    printf 'data\t%s\t%s\t%s\n' "${f#./}" "$(stat -c %s "$f")" "$(sha256sum <"$f" | cut -d' ' -f1)"
+done) >"$here/lvm-grown.files.tsv"
+xz -9 -c "$work/grown.raw" >"$here/lvm-grown.raw.xz"
 ls -l "$here"/lvm-gpt.*
