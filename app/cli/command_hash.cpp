@@ -14,10 +14,15 @@
 
 #include <QCryptographicHash>
 #include <QHash>
+#include <functional>
 #include <memory>
 #include <zlib.h>
 
 namespace asc::cli {
+
+namespace {
+constexpr int kMaxVolumeDepth = 8; // disk, partition, logical volume, guest disk, ...: deeper is hostile
+} // namespace
 
 namespace {
 
@@ -151,50 +156,85 @@ int runHash(const QStringList &args)
         emit(digest->hex(), location->entry->name(), offset);
         return writeError ? fail(spec, *writeError) : Success;
     }
-    const ContainerPtr &container = target->container;
-    const QByteArray &selection = target->selection;
-    const QByteArray prefix = selection.isEmpty() ? QByteArray() : selection + '/';
     QHash<QByteArray, QByteArray> hashOf; // for hardlinks: path -> hash
     QHash<QByteArray, uint64_t> sizeOf;
     bool failedEntry = false;
-    auto walked = container->walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
-        if (!prefix.isEmpty() && !entry.path.startsWith(prefix))
-            return true;
-        const QByteArray path = prefix.isEmpty() ? entry.path : entry.path.mid(prefix.size());
-        const bool carriesData = entry.type == EntryType::File || (entry.type == EntryType::Hardlink && entry.size > 0 && entry.size != kUnknown);
-        if (entry.type == EntryType::Hardlink && !carriesData) {
-            auto target = hashOf.constFind(entry.target);
-            if (target == hashOf.constEnd()) {
-                reportProblemLine(Error::format(container->source()->name() + QStringLiteral("!/") + bytesToText(entry.path), std::nullopt,
-                                                QStringLiteral("hardlink to '%1', which holds no data here").arg(bytesToText(entry.target))));
+    // One container's files under `shown` ("" or "p2!/rhel/root!/"); the volumes it holds
+    // (partitions, logical volumes), whose files are the disk's files, are walked after it.
+    std::function<Result<void>(const ContainerPtr &, const QByteArray &, const QByteArray &, int)> walkOne;
+    walkOne = [&](const ContainerPtr &container, const QByteArray &selection, const QByteArray &shown, int depth) -> Result<void> {
+        const QByteArray prefix = selection.isEmpty() ? QByteArray() : selection + '/';
+        std::vector<Entry> volumes;
+        auto walked = container->walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+            if (!prefix.isEmpty() && !entry.path.startsWith(prefix))
+                return true;
+            const QByteArray path = shown + (prefix.isEmpty() ? entry.path : entry.path.mid(prefix.size()));
+            if (entry.type == EntryType::Partition && !entry.opaque) {
+                volumes.push_back(entry);
                 return true;
             }
-            hashOf.insert(entry.path, *target);
-            sizeOf.insert(entry.path, sizeOf.value(entry.target));
-            return emit(*target, path, sizeOf.value(entry.target));
-        }
-        if (!carriesData)
-            return true;
-        uint64_t size = 0;
-        for (;;) {
-            auto got = read(std::span(buffer.get(), kChunk));
-            if (!got) {
-                digest->hex(); // reset
-                failedEntry = true;
-                reportProblemLine(got.error());
-                // A damaged or encrypted entry: the others can still be read; a broken stream cannot go on.
-                return got.error().onlyThisEntry();
+            const bool carriesData = entry.type == EntryType::File || (entry.type == EntryType::Hardlink && entry.size > 0 && entry.size != kUnknown);
+            if (entry.type == EntryType::Hardlink && !carriesData) {
+                auto target = hashOf.constFind(shown + entry.target);
+                if (target == hashOf.constEnd()) {
+                    reportProblemLine(Error::format(container->source()->name() + QStringLiteral("!/") + bytesToText(entry.path), std::nullopt,
+                                                    QStringLiteral("hardlink to '%1', which holds no data here").arg(bytesToText(entry.target))));
+                    return true;
+                }
+                hashOf.insert(shown + entry.path, *target);
+                sizeOf.insert(shown + entry.path, sizeOf.value(shown + entry.target));
+                return emit(*target, path, sizeOf.value(shown + entry.target));
             }
-            if (*got == 0)
+            if (!carriesData)
+                return true;
+            uint64_t size = 0;
+            for (;;) {
+                auto got = read(std::span(buffer.get(), kChunk));
+                if (!got) {
+                    digest->hex(); // reset
+                    failedEntry = true;
+                    reportProblemLine(got.error());
+                    // A damaged or encrypted entry: the others can still be read; a broken stream cannot go on.
+                    return got.error().onlyThisEntry();
+                }
+                if (*got == 0)
+                    break;
+                digest->add(buffer.get(), *got);
+                size += *got;
+            }
+            const QByteArray hex = digest->hex();
+            hashOf.insert(shown + entry.path, hex);
+            sizeOf.insert(shown + entry.path, size);
+            return emit(hex, path, size);
+        });
+        if (!walked)
+            return walked;
+        for (const Entry &volume : volumes) {
+            if (pipeClosed || writeError || depth >= kMaxVolumeDepth)
                 break;
-            digest->add(buffer.get(), *got);
-            size += *got;
+            const QByteArray inner = shown + (prefix.isEmpty() ? volume.path : volume.path.mid(prefix.size())) + "!/";
+            auto source = container->open(volume);
+            Location here;
+            if (source)
+                here.source = std::move(source).value();
+            auto opened = here.source ? containerAt(here) : Result<ContainerPtr>(std::move(source).error());
+            if (!opened) {
+                // A partition that holds nothing we read (swap, free space) is no problem; one we
+                // recognise and cannot open is.
+                if (opened.error().kind != ErrorKind::Format) {
+                    failedEntry = true;
+                    reportProblemLine(opened.error());
+                }
+                continue;
+            }
+            if (auto ok = walkOne(*opened, {}, inner, depth + 1); !ok) {
+                failedEntry = true;
+                reportProblemLine(ok.error());
+            }
         }
-        const QByteArray hex = digest->hex();
-        hashOf.insert(entry.path, hex);
-        sizeOf.insert(entry.path, size);
-        return emit(hex, path, size);
-    });
+        return {};
+    };
+    auto walked = walkOne(target->container, target->selection, {}, 0);
     if (writeError)
         return fail(spec, *writeError);
     if (pipeClosed)

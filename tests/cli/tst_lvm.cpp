@@ -134,6 +134,20 @@ private Q_SLOTS:
         QVERIFY2(ls.out.contains("pve/vm-100-disk-0  [LVM logical volume (thin), partitioned disk]"), ls.out.constData());
     }
 
+    void hashGoesDownThroughEveryVolume()
+    {
+        // `hash` of the whole disk: through the partition, the pool and the guest's disk to its files.
+        auto hash = test::runCli({QStringLiteral("hash"), thin_});
+        QVERIFY2(hash.exitCode == 0, hash.err.constData());
+        int found = 0;
+        for (const QByteArrayList &row : tsv(QStringLiteral("lvm-thin.files.tsv"))) {
+            const QByteArray line = row[3] + "  p1!/pve/" + row[0] + "!/p1!/" + row[1] + '\n';
+            QVERIFY2(hash.out.contains(line), line.constData());
+            ++found;
+        }
+        QVERIFY(found >= 5);
+    }
+
     void aGroupGrownOverTwoPartitionsReadsFromEither()
     {
         // The disk was enlarged and a second partition added to the VG: "data" has a segment on each.
