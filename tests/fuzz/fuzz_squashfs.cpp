@@ -8,17 +8,5 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const asc::SourcePtr image = asc::fuzz::inputSource(data, size, QStringLiteral("fuzz.squashfs"));
-    auto container = asc::SquashfsContainer::open(image);
-    if (!container)
-        return 0;
-    std::vector<char> buffer(70001);
-    (void)(*container)->info();
-    int entries = 0;
-    (void)(*container)->list([&](const asc::Entry &entry) {
-        if (entry.type == asc::EntryType::File)
-            if (auto content = (*container)->open(entry))
-                (void)(*content)->readAt(0, buffer);
-        return ++entries < 10000;
-    });
-    return 0;
+    return asc::fuzz::exerciseContainer(asc::SquashfsContainer::open(image));
 }

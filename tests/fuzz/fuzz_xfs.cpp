@@ -46,17 +46,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size >= 16)
         claimed = std::min<uint64_t>(asc::be64(bytes.constData() + 8), uint64_t(1) << 28) * std::min<uint32_t>(asc::be32(bytes.constData() + 4), 65536);
     const asc::SourcePtr volume = std::make_shared<ZeroPadded>(std::move(bytes), std::min<uint64_t>(claimed, uint64_t(1) << 40));
-    auto container = asc::XfsContainer::open(volume);
-    if (!container)
-        return 0;
-    std::vector<char> buffer(70001);
-    (void)(*container)->info();
-    int entries = 0;
-    (void)(*container)->list([&](const asc::Entry &entry) {
-        if (entry.type == asc::EntryType::File)
-            if (auto content = (*container)->open(entry))
-                (void)(*content)->readAt(0, buffer);
-        return ++entries < 10000;
-    });
-    return 0;
+    return asc::fuzz::exerciseContainer(asc::XfsContainer::open(volume));
 }

@@ -4,6 +4,7 @@
 // first 4 MiB in odd-sized pieces (so reads straddle blocks and clusters).
 
 #include "formats/image/disk_image.h"
+#include "vfs/container.h"
 #include "io/memory_source.h"
 
 #include <QByteArray>
@@ -34,6 +35,24 @@ int fuzzImageReader(const uint8_t *data, size_t size, const QString &name, Open 
         return 0;
     std::vector<char> buffer(70001);
     exerciseImage(**image, buffer);
+    return 0;
+}
+
+// What every filesystem fuzz target does with a volume that opened: info, then every entry listed
+// (at most 10,000) and each file's first bytes read.
+inline int exerciseContainer(Result<ContainerPtr> container)
+{
+    if (!container)
+        return 0;
+    std::vector<char> buffer(70001);
+    (void)(*container)->info();
+    int entries = 0;
+    (void)(*container)->list([&](const Entry &entry) {
+        if (entry.type == EntryType::File)
+            if (auto content = (*container)->open(entry))
+                (void)(*content)->readAt(0, buffer);
+        return ++entries < 10000;
+    });
     return 0;
 }
 

@@ -2,7 +2,6 @@
 #include "btrfs_container.h"
 
 #include "io/byte_text.h"
-#include "vfs/problems.h"
 
 #include <QJsonArray>
 
@@ -11,19 +10,6 @@ namespace asc {
 namespace {
 
 constexpr int kInodeBits = 40;
-
-EntryType typeOf(uint32_t mode)
-{
-    switch (mode & 0xF000) {
-    case 0x4000: return EntryType::Dir;
-    case 0xA000: return EntryType::Symlink;
-    case 0x2000: return EntryType::CharDev;
-    case 0x6000: return EntryType::BlockDev;
-    case 0x1000: return EntryType::Fifo;
-    case 0xC000: return EntryType::Socket;
-    default: return EntryType::File;
-    }
-}
 
 } // namespace
 
@@ -85,17 +71,12 @@ Result<void> BtrfsContainer::readFolder(uint64_t folder, const QByteArray &paren
         e.ordinal = ordinal++;
         auto node = volume_->inode(name.tree, name.inode);
         if (!node) {
-            Error error = std::move(node).error();
-            e.problem = error.withoutFile().toUtf8();
-            if (report) {
-                error.file = volume_->source()->name() + QStringLiteral("!/") + bytesToText(e.path);
-                reportProblem(error);
-            }
+            setUnreadable(e, std::move(node).error(), report);
             if (!sink(std::move(e)))
                 return {};
             continue;
         }
-        e.type = typeOf(node->mode);
+        e.type = typeOfMode(node->mode);
         e.mode = node->mode & 07777;
         e.uid = node->uid;
         e.gid = node->gid;
@@ -110,21 +91,12 @@ Result<void> BtrfsContainer::readFolder(uint64_t folder, const QByteArray &paren
                 e.detail = QByteArray::number(node->links) + " links";
         } else if (e.type == EntryType::Symlink) {
             auto target = volume_->symlinkTarget(*node);
-            if (target) {
+            if (target)
                 e.target = *target;
-            } else {
-                Error error = std::move(target).error();
-                e.problem = error.withoutFile().toUtf8();
-                if (report) {
-                    error.file = volume_->source()->name() + QStringLiteral("!/") + bytesToText(e.path);
-                    reportProblem(error);
-                }
-            }
+            else
+                setUnreadable(e, std::move(target).error(), report);
         } else if (e.type == EntryType::CharDev || e.type == EntryType::BlockDev) {
-            // The kernel's huge dev_t encoding (new_encode_dev).
-            const uint64_t dev = node->rdev;
-            e.rdevMajor = uint32_t((dev & 0xfff00) >> 8);
-            e.rdevMinor = uint32_t((dev & 0xff) | ((dev >> 12) & 0xfff00));
+            setLinuxDevice(e, uint32_t(node->rdev));
         }
         if (!sink(std::move(e)))
             return {};
@@ -134,16 +106,13 @@ Result<void> BtrfsContainer::readFolder(uint64_t folder, const QByteArray &paren
 
 Result<SourcePtr> BtrfsContainer::open(const Entry &entry)
 {
-    const QString name = volume_->source()->name() + QStringLiteral("!/") + bytesToText(entry.path);
-    if (entry.type != EntryType::File)
-        return Error::make(ErrorKind::Usage, name, QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
-    if (entry.dataOffset == kUnknown)
-        return Error::format(name, std::nullopt, QStringLiteral("no inode for this entry"));
+    if (auto ok = checkOpenable(entry); !ok)
+        return std::move(ok).error();
     const auto [tree, number] = unpack(entry.dataOffset);
     auto node = volume_->inode(tree, number);
     if (!node)
         return std::move(node).error();
-    return volume_->fileSource(*node, name);
+    return volume_->fileSource(*node, entryName(entry));
 }
 
 QJsonObject BtrfsContainer::info() const

@@ -319,6 +319,12 @@ Result<void> Volume::walk(uint64_t root, int level, const Key &min, const Key &m
 
 Result<std::pair<uint64_t, int>> Volume::treeRoot(uint64_t tree) const
 {
+    // Every inode and directory lookup asks: the root tree is walked once per subvolume.
+    {
+        std::lock_guard lock(cacheMutex_);
+        if (auto it = roots_.find(tree); it != roots_.end())
+            return it.value();
+    }
     std::optional<std::pair<uint64_t, int>> found;
     auto ok = walk(rootTree_, rootLevel_, Key{tree, RootItem, 0}, Key{tree, RootItem, UINT64_MAX}, [&](const Key &, QByteArrayView data) -> Result<bool> {
         if (data.size() < 239)
@@ -330,15 +336,9 @@ Result<std::pair<uint64_t, int>> Volume::treeRoot(uint64_t tree) const
         return std::move(ok).error();
     if (!found)
         return Error::make(ErrorKind::NotFound, source_->name(), QStringLiteral("btrfs has no tree %1").arg(tree));
+    std::lock_guard lock(cacheMutex_);
+    roots_.insert(tree, *found);
     return *found;
-}
-
-Result<uint64_t> Volume::subvolumeRootDir(uint64_t tree) const
-{
-    auto root = treeRoot(tree);
-    if (!root)
-        return std::move(root).error();
-    return kRootDir;
 }
 
 QString Volume::where(uint64_t tree, uint64_t inode) const

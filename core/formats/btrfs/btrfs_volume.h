@@ -76,8 +76,6 @@ public:
     Result<std::vector<DirEntry>> directory(const Inode &dir) const;
     Result<QByteArray> symlinkTarget(const Inode &link) const;
     Result<SourcePtr> fileSource(const Inode &file, QString name) const;
-    // The root directory's inode of a subvolume's tree.
-    Result<uint64_t> subvolumeRootDir(uint64_t tree) const;
     QString where(uint64_t tree, uint64_t inode) const;
 
     // Reads bytes at a logical address through the chunk map; `copy` picks among mirrored copies
@@ -121,6 +119,7 @@ private:
     std::vector<Chunk> chunks_; // sorted by logical address
     mutable std::mutex cacheMutex_;
     mutable QHash<uint64_t, std::shared_ptr<const QByteArray>> nodes_; // tree nodes by logical address
+    mutable QHash<uint64_t, std::pair<uint64_t, int>> roots_; // a subvolume's tree: its root node and level
 };
 
 bool looksLikeBtrfs(const ByteSource &source);

@@ -14,19 +14,6 @@ namespace {
 
 constexpr uint32_t kRootInode = 2;
 
-EntryType typeOf(uint16_t mode)
-{
-    switch (mode & 0xF000) {
-    case 0x4000: return EntryType::Dir;
-    case 0xA000: return EntryType::Symlink;
-    case 0x2000: return EntryType::CharDev;
-    case 0x6000: return EntryType::BlockDev;
-    case 0x1000: return EntryType::Fifo;
-    case 0xC000: return EntryType::Socket;
-    default: return EntryType::File;
-    }
-}
-
 } // namespace
 
 ExtContainer::ExtContainer(std::shared_ptr<ext::Volume> volume)
@@ -61,7 +48,7 @@ Result<void> ExtContainer::readFolder(uint64_t folder, const QByteArray &parent,
             return std::move(node).error();
         Entry e;
         e.path = parent + name.name;
-        e.type = typeOf(node->mode);
+        e.type = typeOfMode(node->mode);
         e.mode = node->mode & 07777;
         e.uid = node->uid;
         e.gid = node->gid;
@@ -89,8 +76,7 @@ Result<void> ExtContainer::readFolder(uint64_t folder, const QByteArray &parent,
                 e.rdevMajor = (old >> 8) & 0xff;
                 e.rdevMinor = old & 0xff;
             } else {
-                e.rdevMajor = (now & 0xfff00) >> 8;
-                e.rdevMinor = (now & 0xff) | ((now >> 12) & 0xfff00);
+                setLinuxDevice(e, now);
             }
         }
         if (!sink(std::move(e)))
@@ -101,11 +87,9 @@ Result<void> ExtContainer::readFolder(uint64_t folder, const QByteArray &parent,
 
 Result<SourcePtr> ExtContainer::open(const Entry &entry)
 {
-    const QString name = volume_->source()->name() + QStringLiteral("!/") + bytesToText(entry.path);
-    if (entry.type != EntryType::File)
-        return Error::make(ErrorKind::Usage, name, QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
-    if (entry.dataOffset == kUnknown)
-        return Error::format(name, std::nullopt, QStringLiteral("no inode for this entry"));
+    if (auto ok = checkOpenable(entry); !ok)
+        return std::move(ok).error();
+    const QString name = entryName(entry);
     auto node = volume_->inode(uint32_t(entry.dataOffset));
     if (!node)
         return std::move(node).error();

@@ -2,6 +2,7 @@
 #include "inode_tree_container.h"
 
 #include "io/byte_text.h"
+#include "vfs/problems.h"
 
 #include <QSet>
 
@@ -100,6 +101,48 @@ Result<Entry> InodeTreeContainer::find(const QByteArray &path)
             return folder;
     }
     return Error::make(ErrorKind::NotFound, source()->name(), QStringLiteral("no entry '%1'").arg(bytesToText(path)));
+}
+
+EntryType InodeTreeContainer::typeOfMode(uint32_t mode)
+{
+    switch (mode & 0xF000) {
+    case 0x4000: return EntryType::Dir;
+    case 0xA000: return EntryType::Symlink;
+    case 0x2000: return EntryType::CharDev;
+    case 0x6000: return EntryType::BlockDev;
+    case 0x1000: return EntryType::Fifo;
+    case 0xC000: return EntryType::Socket;
+    default: return EntryType::File;
+    }
+}
+
+void InodeTreeContainer::setLinuxDevice(Entry &e, uint32_t dev)
+{
+    e.rdevMajor = (dev & 0xfff00) >> 8;
+    e.rdevMinor = (dev & 0xff) | ((dev >> 12) & 0xfff00);
+}
+
+void InodeTreeContainer::setUnreadable(Entry &e, Error error, bool report) const
+{
+    e.problem = error.withoutFile().toUtf8();
+    if (report) {
+        error.file = entryName(e);
+        reportProblem(error);
+    }
+}
+
+QString InodeTreeContainer::entryName(const Entry &e) const
+{
+    return source()->name() + QStringLiteral("!/") + bytesToText(e.path);
+}
+
+Result<void> InodeTreeContainer::checkOpenable(const Entry &e) const
+{
+    if (e.type != EntryType::File)
+        return Error::make(ErrorKind::Usage, entryName(e), QStringLiteral("is a %1, not a file").arg(entryTypeName(e.type)));
+    if (e.dataOffset == kUnknown)
+        return Error::format(entryName(e), std::nullopt, QStringLiteral("no inode for this entry"));
+    return {};
 }
 
 } // namespace asc

@@ -24,6 +24,18 @@ protected:
     // one path do not (a damaged sibling is not the looked-up file's problem).
     virtual Result<void> readFolder(uint64_t folder, const QByteArray &parent, const FolderSink &sink, uint64_t &ordinal, bool report) = 0;
     virtual uint64_t rootInode() const = 0;
+
+    // What the readers share in building and opening entries.
+    // st_mode's type bits as an entry type.
+    static EntryType typeOfMode(uint32_t mode);
+    // A device number as Linux encodes it (new_encode_dev: 12 bits of major, 20 of minor).
+    static void setLinuxDevice(Entry &e, uint32_t dev);
+    // `error` as the entry's problem (listed all the same), reported when `report` is set.
+    void setUnreadable(Entry &e, Error error, bool report) const;
+    // The SPEC-style name of an entry ("volume!/path"), what errors about it name.
+    QString entryName(const Entry &e) const;
+    // An error unless `e` is a file with its inode in dataOffset (what open() can read).
+    Result<void> checkOpenable(const Entry &e) const;
 };
 
 } // namespace asc

@@ -3,7 +3,6 @@
 
 #include "io/byte_text.h"
 #include "io/slice_source.h"
-#include "vfs/problems.h"
 
 #include <cstring>
 
@@ -86,12 +85,7 @@ Result<void> SquashfsContainer::readFolder(uint64_t folder, const QByteArray &pa
         e.ordinal = ordinal++;
         auto node = volume_->inode(name.ref);
         if (!node) {
-            Error error = std::move(node).error();
-            e.problem = error.withoutFile().toUtf8();
-            if (report) {
-                error.file = outer_->name() + QStringLiteral("!/") + bytesToText(e.path);
-                reportProblem(error);
-            }
+            setUnreadable(e, std::move(node).error(), report);
             if (!sink(std::move(e)))
                 return {};
             continue;
@@ -109,8 +103,7 @@ Result<void> SquashfsContainer::readFolder(uint64_t folder, const QByteArray &pa
         } else if (e.type == EntryType::Symlink) {
             e.target = node->target;
         } else if (e.type == EntryType::CharDev || e.type == EntryType::BlockDev) {
-            e.rdevMajor = (node->device & 0xfff00) >> 8;
-            e.rdevMinor = (node->device & 0xff) | ((node->device >> 12) & 0xfff00);
+            setLinuxDevice(e, node->device);
         }
         if (!sink(std::move(e)))
             return {};
@@ -120,13 +113,12 @@ Result<void> SquashfsContainer::readFolder(uint64_t folder, const QByteArray &pa
 
 Result<SourcePtr> SquashfsContainer::open(const Entry &entry)
 {
-    const QString name = outer_->name() + QStringLiteral("!/") + bytesToText(entry.path);
-    if (entry.type != EntryType::File)
-        return Error::make(ErrorKind::Usage, name, QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
+    if (auto ok = checkOpenable(entry); !ok)
+        return std::move(ok).error();
     auto node = volume_->inode(entry.dataOffset);
     if (!node)
         return std::move(node).error();
-    return volume_->fileSource(*node, name);
+    return volume_->fileSource(*node, entryName(entry));
 }
 
 QJsonObject SquashfsContainer::info() const

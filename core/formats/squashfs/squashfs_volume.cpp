@@ -100,7 +100,7 @@ Result<void> Volume::readSuperblock()
     for (uint64_t table : {inodeTable_, directoryTable_})
         if (table >= bytesUsed_)
             return Error::format(name, 64, QStringLiteral("a squashfs table starts at %1, past the image's %2 bytes").arg(table).arg(bytesUsed_));
-    return {};
+    return readIds();
 }
 
 Result<QByteArray> Volume::decompress(QByteArrayView input, uint32_t limit) const
@@ -235,17 +235,28 @@ Result<QByteArray> Volume::metadata(uint64_t tableStart, uint64_t block, uint32_
     }
 }
 
+Result<void> Volume::readIds()
+{
+    // Every inode names its owner and group by index: the table (at most 65,535 ids) is read once.
+    for (uint32_t first = 0; first < idCount_; first += 2048) {
+        char pointer[8];
+        if (auto read = source_->readExact(idTable_ + (first / 2048) * 8, std::span(pointer, 8)); !read)
+            return read;
+        const uint32_t count = std::min<uint32_t>(2048, idCount_ - first);
+        auto bytes = metadata(le64(pointer), 0, 0, count * 4);
+        if (!bytes)
+            return std::move(bytes).error();
+        for (uint32_t i = 0; i < count; ++i)
+            ids_.push_back(le32(bytes->constData() + i * 4));
+    }
+    return {};
+}
+
 Result<uint32_t> Volume::id(uint16_t index) const
 {
-    if (index >= idCount_)
-        return Error::format(source_->name(), std::nullopt, QStringLiteral("uid/gid index %1 of %2").arg(index).arg(idCount_));
-    char pointer[8];
-    if (auto read = source_->readExact(idTable_ + (index / 2048) * 8, std::span(pointer, 8)); !read)
-        return std::move(read).error();
-    auto bytes = metadata(le64(pointer), 0, (index % 2048) * 4, 4);
-    if (!bytes)
-        return std::move(bytes).error();
-    return le32(bytes->constData());
+    if (index >= ids_.size())
+        return Error::format(source_->name(), std::nullopt, QStringLiteral("uid/gid index %1 of %2").arg(index).arg(ids_.size()));
+    return ids_[index];
 }
 
 Result<std::pair<uint64_t, uint32_t>> Volume::fragmentEntry(uint32_t index) const

@@ -76,6 +76,7 @@ private:
                                 uint32_t *endOffset = nullptr) const;
     Result<std::shared_ptr<const QByteArray>> metadataBlock(uint64_t at, uint64_t *next) const;
     Result<QByteArray> decompress(QByteArrayView input, uint32_t limit) const;
+    Result<void> readIds();
     Result<uint32_t> id(uint16_t index) const;
 
     SourcePtr source_;
@@ -87,6 +88,7 @@ private:
     uint64_t rootRef_ = 0;
     uint64_t bytesUsed_ = 0;
     uint64_t idTable_ = 0, inodeTable_ = 0, directoryTable_ = 0, fragmentTable_ = 0;
+    std::vector<uint32_t> ids_; // the uid/gid table
     mutable std::mutex cacheMutex_;
     mutable QHash<uint64_t, std::pair<std::shared_ptr<const QByteArray>, uint64_t>> cache_; // position -> (block, next)
 };

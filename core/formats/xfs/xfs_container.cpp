@@ -2,28 +2,10 @@
 #include "xfs_container.h"
 
 #include "io/byte_text.h"
-#include "vfs/problems.h"
 
 #include <QJsonArray>
 
 namespace asc {
-
-namespace {
-
-EntryType typeOf(uint16_t mode)
-{
-    switch (mode & 0xF000) {
-    case 0x4000: return EntryType::Dir;
-    case 0xA000: return EntryType::Symlink;
-    case 0x2000: return EntryType::CharDev;
-    case 0x6000: return EntryType::BlockDev;
-    case 0x1000: return EntryType::Fifo;
-    case 0xC000: return EntryType::Socket;
-    default: return EntryType::File;
-    }
-}
-
-} // namespace
 
 int probeXfs(std::span<const char> head)
 {
@@ -63,21 +45,15 @@ Result<void> XfsContainer::readFolder(uint64_t folder, const QByteArray &parent,
         e.path = parent + name.name;
         e.dataOffset = name.inode;
         e.ordinal = ordinal++;
-        const QString entryName = volume_->source()->name() + QStringLiteral("!/") + bytesToText(e.path);
         auto node = volume_->inode(name.inode);
         if (!node) {
             // One bad inode spoils its own entry only.
-            Error error = std::move(node).error();
-            e.problem = error.withoutFile().toUtf8();
-            if (report) {
-                error.file = entryName;
-                reportProblem(error);
-            }
+            setUnreadable(e, std::move(node).error(), report);
             if (!sink(std::move(e)))
                 return {};
             continue;
         }
-        e.type = typeOf(node->mode);
+        e.type = typeOfMode(node->mode);
         e.mode = node->mode & 07777;
         e.uid = node->uid;
         e.gid = node->gid;
@@ -92,16 +68,10 @@ Result<void> XfsContainer::readFolder(uint64_t folder, const QByteArray &parent,
                 e.problem = "lives on the realtime volume, which ArchiveScope does not read";
         } else if (e.type == EntryType::Symlink) {
             auto target = volume_->symlinkTarget(*node);
-            if (target) {
+            if (target)
                 e.target = *target;
-            } else {
-                Error error = std::move(target).error();
-                e.problem = error.withoutFile().toUtf8();
-                if (report) {
-                    error.file = entryName;
-                    reportProblem(error);
-                }
-            }
+            else
+                setUnreadable(e, std::move(target).error(), report);
         } else if (e.type == EntryType::CharDev || e.type == EntryType::BlockDev) {
             // xfs_dev_t: 14 bits of major, 18 of minor.
             e.rdevMajor = node->rdev >> 18;
@@ -115,15 +85,12 @@ Result<void> XfsContainer::readFolder(uint64_t folder, const QByteArray &parent,
 
 Result<SourcePtr> XfsContainer::open(const Entry &entry)
 {
-    const QString name = volume_->source()->name() + QStringLiteral("!/") + bytesToText(entry.path);
-    if (entry.type != EntryType::File)
-        return Error::make(ErrorKind::Usage, name, QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
-    if (entry.dataOffset == kUnknown)
-        return Error::format(name, std::nullopt, QStringLiteral("no inode for this entry"));
+    if (auto ok = checkOpenable(entry); !ok)
+        return std::move(ok).error();
     auto node = volume_->inode(entry.dataOffset);
     if (!node)
         return std::move(node).error();
-    return volume_->fileSource(*node, name);
+    return volume_->fileSource(*node, entryName(entry));
 }
 
 QJsonObject XfsContainer::info() const

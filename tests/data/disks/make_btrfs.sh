@@ -9,6 +9,7 @@
 # as the kernel shows them through the mount of the top-level subvolume).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/kernel_truth.sh"
 work=$(mktemp -d)
 mnt="$work/mnt"
 cleanup() {
@@ -45,22 +46,7 @@ btrfs -q subvolume snapshot -r home home-snapshot
 printf 'changed after the snapshot\n' >home/user/inline.txt
 cd /
 sync
-{
-    cd "$mnt"
-    find . -mindepth 1 | LC_ALL=C sort | while read -r p; do
-        p=${p#./}
-        if [ -L "$p" ]; then
-            printf 'symlink\t%s\t0\t%s\n' "$p" "$(readlink "$p")"
-        elif [ -f "$p" ]; then
-            printf 'file\t%s\t%s\t%s\n' "$p" "$(stat -c %s "$p")" "$(sha256sum <"$p" | cut -d' ' -f1)"
-        elif [ -d "$p" ]; then
-            printf 'dir\t%s\t0\t-\n' "$p"
-        else
-            printf 'special\t%s\t0\t%s\n' "$p" "$(stat -c '%F %t:%T' "$p")"
-        fi
-    done
-    cd /
-} >"$here/btrfs-kernel.files.tsv"
+write_kernel_truth "$mnt" "$here/btrfs-kernel.files.tsv"
 umount "$mnt"
 xz -9 -c "$work/btrfs.img" >"$here/btrfs-kernel.img.xz"
 ls -l "$here"/btrfs-kernel.*

@@ -9,6 +9,7 @@
 # link target, as the kernel shows them through the mount).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/kernel_truth.sh"
 work=$(mktemp -d)
 mnt="$work/mnt"
 cleanup() {
@@ -48,22 +49,7 @@ for i in range(600):
 cp --reflink=always deep/a/b/numbers reflinked
 cd /
 sync
-{
-    cd "$mnt"
-    find . -mindepth 1 | LC_ALL=C sort | while read -r p; do
-        p=${p#./}
-        if [ -L "$p" ]; then
-            printf 'symlink\t%s\t0\t%s\n' "$p" "$(readlink "$p")"
-        elif [ -f "$p" ]; then
-            printf 'file\t%s\t%s\t%s\n' "$p" "$(stat -c %s "$p")" "$(sha256sum <"$p" | cut -d' ' -f1)"
-        elif [ -d "$p" ]; then
-            printf 'dir\t%s\t0\t-\n' "$p"
-        else
-            printf 'special\t%s\t0\t%s\n' "$p" "$(stat -c %F "$p")"
-        fi
-    done
-    cd /
-} >"$here/xfs-kernel.files.tsv"
+write_kernel_truth "$mnt" "$here/xfs-kernel.files.tsv"
 umount "$mnt"
 for f in frag big sparse; do
     printf '%s: ' "$f"
