@@ -66,5 +66,7 @@ echo "|---|---|---|---|"
 for c in gzip zstd; do
     compare "cat of a 1 GiB file ($c)" "unsquashfs -cat sq-big.$c.sfs big.txt" "$cli cat sq-big.$c.sfs!/big.txt"
 done
+# What the sandboxed worker costs: the same read in-process.
+compare "cat of a 1 GiB file (zstd), ours --no-sandbox" "unsquashfs -cat sq-big.zstd.sfs big.txt" "$cli --no-sandbox cat sq-big.zstd.sfs!/big.txt"
 files=$(unsquashfs -lls sq-doc.gzip.sfs | wc -l)
 compare "listing of /usr/share/doc ($files entries, gzip)" "unsquashfs -lls sq-doc.gzip.sfs" "$cli ls sq-doc.gzip.sfs"
