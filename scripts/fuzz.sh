@@ -29,6 +29,7 @@ settings() {
     disk_image | vdi | vhd | vhdx | vmdk) dict=disk_image ;;
     pxar) dict=pxar extra="tests/data/pxar" ;;
     lvm) dict=lvm ;;
+    luks) max_len=131072 ;; # a LUKS2 binary header, its JSON and a little data
     btrfs) max_len=524288 ;; # a volume's non-empty blocks
     xfs) max_len=524288 ;; # a volume's first allocation group, 1 KiB blocks
     command_template) dict=command_template ;;

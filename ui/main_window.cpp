@@ -138,8 +138,10 @@ void MainWindow::buildMenus()
     QAction *extract = file->addAction(tr("&Extract…"), QKeySequence(Qt::CTRL | Qt::Key_E), browse_, &BrowseView::chooseExtraction);
     extract->setObjectName(QStringLiteral("extractAction"));
     QAction *password = file->addAction(tr("Enter &Password…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), this, [this] {
-        if (askArchivePassword(this, QFileInfo(splitSpec(currentSpec()).file).fileName()))
+        if (askArchivePassword(this, QFileInfo(splitSpec(currentSpec()).file).fileName())) {
             browse_->showCurrentAgain(); // the entry shown is read again, now with it
+            browse_->retryLocked(); // and the volumes that asked for one are opened again
+        }
     });
     password->setObjectName(QStringLiteral("enterPassword"));
     QAction *exportChart = file->addAction(tr("Export &Chart…"), this, [this] {
@@ -288,11 +290,24 @@ void MainWindow::openSpec(const QString &given)
         self->recentMenu_->add(splitSpec(spec).file); // one entry per file, whatever was opened inside it
         self->bench_->setTarget(result.value().inspection.spec, qint64(result.value().inspection.size));
         self->worker_ = worker;
+        const std::optional<Error> locked = result->inspection.openError && result->inspection.openError->kind == ErrorKind::Password
+                                                ? result->inspection.openError
+                                                : std::nullopt;
         self->browse_->show(std::move(result).value(), self->nameCharset_, reveal);
         if (!self->filter_->text().isEmpty())
             self->filterChanged(self->filter_->text());
         self->updateStatus();
         Q_EMIT self->opened(spec, true);
+        if (locked) {
+            // An encrypted volume opened as the file (a LUKS image): asked, then opened again with
+            // it; a wrong password comes back here and says so.
+            QMetaObject::invokeMethod(
+                self, [self, spec, error = *locked, generation] {
+                    if (self && generation == self->generation_ && askPasswordFor(self, spec, error))
+                        self->openSpec(spec);
+                },
+                Qt::QueuedConnection);
+        }
     });
 }
 

@@ -57,16 +57,18 @@ int runInfo(const QStringList &args)
     const Inspection &facts = inspected->inspection;
     for (const Error &problem : facts.problems)
         reportProblem(problem); // printed once each; the exit status says something was wrong
-    if (facts.openError)
+    // A volume without its password is described all the same; what it holds is the error.
+    const bool locked = facts.openError && facts.openError->kind == ErrorKind::Password;
+    if (facts.openError && !locked)
         return fail(spec, *facts.openError);
     const QJsonObject info = facts.toJson();
     if (p.parser().isSet(QStringLiteral("json"))) {
         printLine(QString::fromUtf8(QJsonDocument(info).toJson(QJsonDocument::Compact)));
-        return Success;
+    } else {
+        for (auto it = info.begin(); it != info.end(); ++it)
+            printValue(it.key(), it.value(), 0);
     }
-    for (auto it = info.begin(); it != info.end(); ++it)
-        printValue(it.key(), it.value(), 0);
-    return Success;
+    return locked ? fail(spec, *facts.openError) : Success;
 }
 
 } // namespace asc::cli

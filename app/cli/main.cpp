@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // archivescope-cli: the headless twin of the GUI (see CLI.md for the contract).
 
+#include "terminal_password.h"
 #include "cli_output.h"
 #include "worker_options.h"
 #include "commands.h"
@@ -156,6 +157,8 @@ int main(int argc, char **argv)
         passwords << fromEnvironment;
     if (!passwords.isEmpty())
         setDefaultArchivePasswords(std::move(passwords));
+    else
+        cli::askOnTerminalWhenNeeded(); // neither given: a terminal is asked when one is needed
     // Global: --no-index (no archive index read or written).
     if (const qsizetype at = args.indexOf(QStringLiteral("--no-index")); at >= 0) {
         args.removeAll(QStringLiteral("--no-index"));

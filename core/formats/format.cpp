@@ -89,6 +89,9 @@ namespace {
 struct Unwrapped {
     SourcePtr source;
     const Format *format; // what the innermost source probed as (never an image), or nullptr
+    // The innermost image could not be read for want of its password (a LUKS volume): it is
+    // still the source (it describes itself), and this is what opening it says.
+    std::optional<Error> locked;
 };
 } // namespace
 
@@ -96,6 +99,8 @@ static Result<Unwrapped> unwrapAndProbe(SourcePtr source)
 {
     for (int depth = 0; depth < kMaxImageNesting; ++depth) {
         auto format = probeFormat(source);
+        if (!format && depth > 0 && format.error().kind == ErrorKind::Password)
+            return Unwrapped{std::move(source), nullptr, format.error()};
         if (!format)
             return std::move(format).error();
         if (!*format || !(*format)->openImage)
@@ -122,6 +127,8 @@ Result<ContainerPtr> openContainer(SourcePtr source)
     auto unwrapped = unwrapAndProbe(std::move(source));
     if (!unwrapped)
         return std::move(unwrapped).error();
+    if (unwrapped->locked)
+        return *unwrapped->locked;
     if (unwrapped->source->opaque()) {
         const QString held = detectFilesystem(*unwrapped->source);
         if (filesystemNotRead(held))

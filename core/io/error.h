@@ -18,7 +18,8 @@ enum class ErrorKind {
     Cancelled, // the caller asked to stop
     Usage, // the caller passed something meaningless
     Damaged, // an entry's own structure (its extents, its block pointers) is damaged: that entry only is bad
-    // (keep Damaged last: the worker's wire accepts kinds up to it)
+    Password, // encrypted, and no password given opens it (none given, or all wrong): asking may help
+    // (keep Password last: the worker's wire accepts kinds up to it)
 };
 
 struct Error {
@@ -33,7 +34,7 @@ struct Error {
     QString toString() const;
     // Whether only the entry being read is bad (encrypted, damaged, failing its checksum): the
     // others of its container can still be read.
-    bool onlyThisEntry() const { return kind == ErrorKind::Unsupported || kind == ErrorKind::Checksum || kind == ErrorKind::Damaged; }
+    bool onlyThisEntry() const { return kind == ErrorKind::Unsupported || kind == ErrorKind::Checksum || kind == ErrorKind::Damaged || kind == ErrorKind::Password; }
     // "offset N: message" without the file (for places that already show it).
     QString withoutFile() const;
 

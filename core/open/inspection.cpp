@@ -52,12 +52,6 @@ static Result<void> inspectInto(Inspected &out, const QString &spec, const Inspe
     }
     const SourcePtr &source = out.location.source;
     facts.size = out.location.raw->size();
-    if (options.headBytes > 0) {
-        auto head = readHead(*source, options.headBytes);
-        if (!head)
-            return std::move(head).error();
-        facts.head = std::move(head).value();
-    }
     if (auto image = std::dynamic_pointer_cast<const DiskImage>(source)) {
         facts.imageInfo = image->info();
         if (options.allocation) {
@@ -65,10 +59,25 @@ static Result<void> inspectInto(Inspected &out, const QString &spec, const Inspe
                 facts.allocation = std::move(extents).value();
         }
     }
+    // An encrypted volume without its password is still described (its header is read), and
+    // what it holds is the error.
+    const auto locked = [&facts](const Error &error) {
+        if (error.kind != ErrorKind::Password)
+            return false;
+        facts.formatName = QStringLiteral("data");
+        facts.openError = error;
+        return true;
+    };
+    if (options.headBytes > 0) {
+        auto head = readHead(*source, options.headBytes);
+        if (!head)
+            return locked(head.error()) ? Result<void>() : Result<void>(std::move(head).error());
+        facts.head = std::move(head).value();
+    }
     // One probe: the format it names opens the container (resolve unwrapped images already).
     auto format = probeFormat(source);
     if (!format)
-        return std::move(format).error();
+        return locked(format.error()) ? Result<void>() : Result<void>(std::move(format).error());
     facts.formatName = QStringLiteral("data");
     if (!*format || !(*format)->openContainer)
         return {};

@@ -101,6 +101,23 @@ void TreeLoader::expand(int32_t node)
         openNested(node, false);
 }
 
+void TreeLoader::retryLocked(int32_t node)
+{
+    if (stateOf(node) != NodeState::Locked)
+        return;
+    setState(node, NodeState::Unread);
+    expand(node);
+    if (observer_.rows.changed)
+        observer_.rows.changed(node); // its expander comes back while it opens
+}
+
+void TreeLoader::retryAllLocked()
+{
+    for (size_t node = 0; node < state_.size(); ++node)
+        if (state_[node] == NodeState::Locked)
+            retryLocked(int32_t(node));
+}
+
 void TreeLoader::openNested(int32_t node, bool forFilter)
 {
     const ContainerPtr parent = tree_.layer(tree_.layerOf(node)).container;
@@ -129,6 +146,12 @@ void TreeLoader::openNested(int32_t node, bool forFilter)
             const bool stopped = container.error().kind == ErrorKind::Cancelled;
             if (stopped) {
                 setState(node, NodeState::Unread); // stopped, not broken: expanding again tries again
+            } else if (container.error().kind == ErrorKind::Password) {
+                // Not broken: with a password it opens. Not Unread either: the view would fetch it
+                // again at once, and ask again, for ever.
+                setState(node, NodeState::Locked);
+                if (!forFilter) // the filter's own opens never ask
+                    Q_EMIT passwordNeeded(node, spec, container.error());
             } else {
                 setState(node, NodeState::Failed);
                 Q_EMIT failed(spec, container.error());

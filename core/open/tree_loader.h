@@ -58,6 +58,10 @@ public:
     bool expansionFailed(int32_t node) const { return stateOf(node) == NodeState::Failed; }
     // Lists a folder read on expansion, or opens a nested container and lists it.
     void expand(int32_t node);
+    // Opens again, now that a password may have been given, a node whose open needed one (or
+    // every such node).
+    void retryLocked(int32_t node);
+    void retryAllLocked();
 
     // For the filter: reads every folder not read yet and opens every partition and nested
     // container up to `nestedDepth` containers below the file (and keeps doing so for what
@@ -83,6 +87,9 @@ Q_SIGNALS:
     void revealed(int32_t node); // the folder given to load() is in the tree
     void problemsReported(const std::vector<Error> &problems);
     void failed(const QString &context, const Error &error);
+    // A nested open the user asked for failed for want of a password (a LUKS volume): the node
+    // is Locked until retryLocked.
+    void passwordNeeded(int32_t node, const QString &spec, const Error &error);
     void busyChanged();
     // No listing runs any more; `stopped` when the last one was stopped.
     void idle(bool stopped);
@@ -95,6 +102,7 @@ private:
         Reading, // its listing or nested open runs
         Read, // listed completely (or its children come with a whole-layer listing)
         Failed, // its nested open failed: no expander any more
+        Locked, // its nested open needs a password: no expander until retried with one (retryLocked)
     };
     NodeState stateOf(int32_t node) const { return node >= 0 && size_t(node) < state_.size() ? state_[size_t(node)] : NodeState::Unread; }
     void setState(int32_t node, NodeState state);

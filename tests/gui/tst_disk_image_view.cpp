@@ -67,7 +67,7 @@ part(1, 0x83, 4096, 2048)   # LUKS
 part(2, 0x82, 6144, 2048)   # swap
 disk[510:512] = b'\x55\xaa'
 disk[2048 * 512 + 512:2048 * 512 + 520] = b'LABELONE'
-disk[4096 * 512:4096 * 512 + 6] = b'LUKS\xba\xbe'
+disk[4096 * 512:4096 * 512 + 8] = b'LUKS\xba\xbe\x00\x02'
 disk[6144 * 512 + 4096 - 10:6144 * 512 + 4096] = b'SWAPSPACE2'
 open(sys.argv[1], 'wb').write(disk)
 )PY"),
@@ -77,6 +77,7 @@ open(sys.argv[1], 'wb').write(disk)
         QAbstractItemModelTester tester(window.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
         QVERIFY(openAndWait(window, disk));
+        // p2 is only the magic of a LUKS2 header (a real one expands: tst_luks_window).
         for (const char *name : {"p1", "p2", "p3"}) {
             const QModelIndex p = findByName(window.proxy(), QLatin1String(name));
             QVERIFY2(p.isValid(), name);

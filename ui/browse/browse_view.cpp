@@ -10,6 +10,7 @@
 #include "entry_tree_view.h"
 #include "extract_dialog.h"
 #include "open/tree_loader.h"
+#include "password_prompt.h"
 #include "open/worker/remote_container.h"
 #include "problem_banner.h"
 #include "io/units.h"
@@ -123,6 +124,19 @@ void BrowseView::connectLoader()
         banner_->addProblems(current_ ? current_->inspection.spec : QString(), problems);
     });
     connect(loader_, &TreeLoader::failed, this, [this](const QString &context, const Error &error) { showError(context, error); });
+    connect(loader_, &TreeLoader::passwordNeeded, this, [this](int32_t node, const QString &spec, const Error &error) {
+        // Asked once the signal has returned: the dialog runs its own event loop.
+        QMetaObject::invokeMethod(
+            this, [this, node, spec, error, generation = loaderGeneration_] {
+                if (generation != loaderGeneration_)
+                    return; // another file is shown now
+                if (askPasswordFor(this, spec, error))
+                    loader_->retryLocked(node); // opened again with it; a wrong one comes back here
+                else
+                    showError(spec, error);
+            },
+            Qt::QueuedConnection);
+    });
     connect(loader_, &TreeLoader::busyChanged, this, &BrowseView::busyChanged);
     connect(tree_, &QTreeView::expanded, tree_, &EntryTreeView::scheduleFitNameColumn);
     connect(loader_, &TreeLoader::idle, this, [this](bool stopped) {
@@ -149,14 +163,21 @@ void BrowseView::stop()
     loader_->stop();
 }
 
+void BrowseView::retryLocked()
+{
+    loader_->retryAllLocked();
+}
+
 void BrowseView::clear()
 {
+    ++loaderGeneration_;
     loader_->clear();
 }
 
 void BrowseView::show(Inspected opened, const QByteArray &nameCharset, const QList<QByteArray> &reveal)
 {
     const Inspection &facts = opened.inspection;
+    ++loaderGeneration_;
     banner_->reset();
     details_->showSource(facts);
     if (facts.openError)
@@ -341,6 +362,7 @@ QStringList BrowseView::extractForDrag(const QList<int32_t> &nodes)
 
 void BrowseView::showFailedOpen(const QString &spec, const Error &error)
 {
+    ++loaderGeneration_;
     // The window shows the file that failed, not the previous one under a banner: no tree, no
     // details of another file.
     loader_->clear();

@@ -44,6 +44,8 @@ public:
     uint64_t expandedByFilter() const { return expandedByFilter_; }
     // Shows the current entry's details and preview again (a password was just entered).
     void showCurrentAgain() { selectionChanged(); }
+    // A password was given: volumes that needed one are opened again.
+    void retryLocked();
 
     // Extracts the selected entries (all when nothing is selected) into `directory`.
     void extractSelectedTo(const QString &directory);
@@ -102,6 +104,7 @@ private:
     uint64_t expandedByFilter_ = 0;
     int32_t shownNode_ = -1; // the entry the details show (-1: the file itself)
     bool previewOnReveal_ = false; // the SPEC named a file: preview it once the tree shows it
+    quint64 loaderGeneration_ = 0; // one more for each tree shown or cleared (a question's node is of its own)
     // The SPEC's entry, kept in view while its listing goes on, until the user scrolls or moves.
     int32_t keepInView_ = -1;
     bool keepInViewPending_ = false;

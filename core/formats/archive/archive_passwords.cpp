@@ -44,6 +44,37 @@ void wipePasswords(QList<QByteArray> &passwords)
     passwords.clear();
 }
 
+static PasswordAsker &passwordAsker()
+{
+    static PasswordAsker asker;
+    return asker;
+}
+
+void setPasswordAsker(PasswordAsker asker)
+{
+    std::lock_guard lock(defaultMutex());
+    passwordAsker() = std::move(asker);
+}
+
+bool canAskForPasswords()
+{
+    std::lock_guard lock(defaultMutex());
+    return bool(passwordAsker());
+}
+
+std::optional<QByteArray> askForPassword(const QString &what, bool wrong)
+{
+    PasswordAsker asker;
+    {
+        std::lock_guard lock(defaultMutex());
+        asker = passwordAsker();
+    }
+    // One question at a time: two threads asking at once would share one terminal.
+    static std::mutex asking;
+    std::lock_guard one(asking);
+    return asker ? asker(what, wrong) : std::nullopt;
+}
+
 ArchivePasswordsScope::ArchivePasswordsScope(QList<QByteArray> passwords)
     : passwords_(std::move(passwords)),
       outer_(tPasswords)

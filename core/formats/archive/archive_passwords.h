@@ -8,6 +8,8 @@
 
 #include <QByteArray>
 #include <QList>
+#include <functional>
+#include <optional>
 
 namespace asc {
 
@@ -15,6 +17,14 @@ QList<QByteArray> archivePasswords();
 void setDefaultArchivePasswords(QList<QByteArray> passwords);
 // Zeros the bytes of every password in `passwords` (their last owner) and empties the list.
 void wipePasswords(QList<QByteArray> &passwords);
+
+// Asks the user for a password for `what` (a SPEC; `wrong`: the ones given did not open it), as
+// the CLI does on its terminal; nullopt when declined or when nobody can be asked. Set once by a
+// shell; without one, nothing is asked.
+using PasswordAsker = std::function<std::optional<QByteArray>(const QString &what, bool wrong)>;
+void setPasswordAsker(PasswordAsker asker);
+bool canAskForPasswords();
+std::optional<QByteArray> askForPassword(const QString &what, bool wrong);
 
 // This thread's passwords while alive (a worker request's).
 class ArchivePasswordsScope {

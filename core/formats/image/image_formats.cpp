@@ -4,6 +4,7 @@
 #include "formats/btrfs/btrfs_container.h"
 #include "formats/ext/ext_container.h"
 #include "formats/filesystem/tsk_container.h"
+#include "formats/luks/luks_volume.h"
 #include "formats/lvm/lvm_container.h"
 #include "formats/partitions/partition_container.h"
 #include "formats/pxar/pxar_container.h"
@@ -68,6 +69,19 @@ std::vector<Format> imageFormats()
         };
         formats.push_back(std::move(f));
     }
+
+    // Transparent like a disk image: its decrypted data is probed again (LVM, a filesystem).
+    Format luks;
+    luks.name = QStringLiteral("luks");
+    luks.description = QStringLiteral("LUKS1 and LUKS2 encrypted volumes: key slots opened by libcryptsetup with a password, AES-XTS and AES-CBC(-ESSIV) sectors");
+    luks.probe = [](const ProbeInput &in) { return probeLuks(in.head); };
+    luks.openImage = [](SourcePtr source) -> Result<SourcePtr> {
+        auto volume = LuksVolume::open(std::move(source));
+        if (!volume)
+            return std::move(volume).error();
+        return SourcePtr(std::move(volume).value());
+    };
+    formats.push_back(std::move(luks));
 
     Format lvm;
     lvm.name = QStringLiteral("lvm2");

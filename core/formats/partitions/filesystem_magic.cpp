@@ -66,8 +66,8 @@ QString detectFilesystem(const ByteSource &source)
     for (qsizetype sector = 0; sector < 4; ++sector)
         if (at(sector * 512, "LABELONE"))
             return QStringLiteral("LVM physical volume");
-    if (at(0, "LUKS\xba\xbe"))
-        return QStringLiteral("LUKS");
+    if (at(0, "LUKS\xba\xbe") && head.size() >= 8 && head[6] == 0 && (head[7] == 1 || head[7] == 2))
+        return QStringLiteral("LUKS%1 encrypted volume").arg(int(head[7]));
     if (at(3, "-FVE-FS-"))
         return QStringLiteral("BitLocker");
     for (qsizetype page : {4096, 8192, 16384, 65536})
@@ -78,8 +78,7 @@ QString detectFilesystem(const ByteSource &source)
 
 bool filesystemNotRead(const QString &filesystem)
 {
-    static const QStringList notRead = {QStringLiteral("Linux swap"), QStringLiteral("LUKS"),
-                                        QStringLiteral("BitLocker")};
+    static const QStringList notRead = {QStringLiteral("Linux swap"), QStringLiteral("BitLocker")};
     return notRead.contains(filesystem);
 }
 

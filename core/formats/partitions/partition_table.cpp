@@ -81,6 +81,8 @@ QString gptTypeName(const QString &guid)
         {"0657FD6D-A4AB-43C4-84E5-0933C84B4F4F", "Linux swap"},
         {"E6D6D379-F507-44C2-A23C-238F2A3DF928", "Linux LVM"},
         {"A19D880F-05FC-4D3B-A006-743F0F84911E", "Linux RAID"},
+        {"CA7D7CCB-63ED-4C53-861C-1742536059CC", "Linux LUKS"},
+        {"7FFEC5C9-2D00-49B7-8941-3EA10A5586B7", "Linux dm-crypt"},
         {"BC13C2FF-59E6-4262-A352-B275FD6F7172", "Linux extended boot"},
         {"EBD0A0A2-B9E5-4433-87C0-68B6B72699C7", "Microsoft basic data"},
         {"E3C9E316-0B5C-4DB8-817D-F92DF00215AE", "Microsoft reserved"},

@@ -3,9 +3,11 @@
 
 #include "open/split_set.h"
 
+#include "formats/archive/archive_passwords.h"
 #include "formats/archive/index_cache.h"
 #include "formats/archive/name_charset.h"
 #include "formats/image/disk_image.h"
+#include "formats/luks/luks_unlock.h"
 #include "io/atomic_file.h"
 #include "io/byte_text.h"
 #include "io/file_source.h"
@@ -207,6 +209,31 @@ Result<void> requestExport(int fd, const QString &path, const QByteArray &bytes,
     return {};
 }
 
+// A LUKS volume's key, opened by the parent's helper (formats/luks/luks_unlock.h).
+Result<QByteArray> requestVolumeKey(int fd, const QByteArray &metadata, const QList<QByteArray> &passwords, const QString &name, const Other &other)
+{
+    int passed = -1;
+    Message request(Kind::UnlockVolume);
+    request << metadata << passwords << name;
+    Received reply = askParent(fd, request.bytes(), Kind::UnlockAnswer, &passed, other);
+    request.wipe();
+    if (passed >= 0)
+        ::close(passed);
+    bool opened = false;
+    QByteArray key;
+    Error error;
+    reply >> opened;
+    if (opened)
+        reply >> key;
+    else
+        reply >> error;
+    if (!reply.ok())
+        return Error::system(name, QStringLiteral("open the LUKS key through the parent"), EPROTO);
+    if (!opened)
+        return error;
+    return key;
+}
+
 // The same file as the user named it: compared as absolute, cleaned paths.
 bool sameFile(const QString &a, const QString &b)
 {
@@ -233,11 +260,14 @@ void askParentOn(int fd, const Other &other)
     setFileOpener([fd, other](const QByteArray &path) { return requestFile(fd, path, other); });
     setScratchFileMaker([fd, other](const QString &dir) { return requestScratchFile(fd, dir, other); });
     setAtomicWriter([fd, other](const QString &path, const QByteArray &bytes) { return requestExport(fd, path, bytes, other); });
+    setVolumeUnlocker([fd, other](const QByteArray &metadata, const QList<QByteArray> &passwords, const QString &name) {
+        return requestVolumeKey(fd, metadata, passwords, name, other);
+    });
 }
 
 bool isWorkerRequest(Kind kind)
 {
-    return kind == Kind::OpenFile || kind == Kind::CreateScratch || kind == Kind::WriteExport;
+    return kind == Kind::OpenFile || kind == Kind::CreateScratch || kind == Kind::WriteExport || kind == Kind::UnlockVolume;
 }
 
 bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
@@ -298,6 +328,27 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
         if (!written)
             answer << written.error();
         return wire::sendFrame(fd, answer.bytes());
+    }
+    case Kind::UnlockVolume: {
+        // The helper parses the metadata, locked down; nothing of it is read here.
+        QByteArray metadata;
+        QList<QByteArray> passwords;
+        QString name;
+        request >> metadata >> passwords >> name;
+        Result<QByteArray> key = request.ok() ? unlockAsking(metadata, passwords, name)
+                                              : Result<QByteArray>(Error::system(name, QStringLiteral("open a LUKS key"), EPROTO));
+        wipePasswords(passwords);
+        Message answer(Kind::UnlockAnswer);
+        answer << bool(key);
+        if (key)
+            answer << *key;
+        else
+            answer << key.error();
+        const bool sent = wire::sendFrame(fd, answer.bytes());
+        answer.wipe();
+        if (key)
+            ::explicit_bzero(key->data(), size_t(key->size()));
+        return sent;
     }
     default:
         return pass(Message(Kind::FileAnswer) << qint32(EPROTO), -1);

@@ -80,7 +80,7 @@ QDataStream &operator>>(QDataStream &in, Error &e)
     in >> kind >> e.file;
     readOptional(in, offset);
     in >> e.operation >> errnum >> e.message;
-    e.kind = kind >= 0 && kind <= qint32(ErrorKind::Damaged) ? ErrorKind(kind) : ErrorKind::Format; // Damaged: the last kind
+    e.kind = kind >= 0 && kind <= qint32(ErrorKind::Password) ? ErrorKind(kind) : ErrorKind::Format; // Password: the last kind
     e.offset = offset ? std::optional<uint64_t>(*offset) : std::nullopt;
     e.errnum = errnum;
     return in;
@@ -277,6 +277,12 @@ Message::Message(Kind kind, quint32 request)
 {
     stream_.setVersion(kVersion);
     stream_ << quint8(kind) << request;
+}
+
+void Message::wipe()
+{
+    if (!bytes_.isEmpty())
+        ::explicit_bzero(bytes_.data(), size_t(bytes_.size()));
 }
 
 Received::Received(const QByteArray &bytes)

@@ -42,6 +42,7 @@ enum class Kind : quint8 {
     FileAnswer, // the answer to OpenFile and CreateScratch: 0 and a descriptor passed with it, or an errno
     ExportAnswer, // the answer to WriteExport: written, or not and its Error
     Bench, // the bench's sweep (bench/bench_in_worker.h) -> (BenchPoint | BenchProgress)..., Done
+    UnlockAnswer, // the answer to UnlockVolume: true and the volume key, or false and its Error
     // worker -> client
     Inspected = 64,
     Container,
@@ -60,6 +61,7 @@ enum class Kind : quint8 {
     WriteExport, // inside any request: write these bytes atomically to this file the user named
     BenchPoint, // a finished point of a Bench (as JSON)
     BenchProgress, // before each run of a Bench: done, total, what
+    UnlockVolume, // inside any request: open this LUKS metadata's key with these passwords (the worker cannot start the helper)
 };
 
 // Requests served one after another on the same worker thread; the two lanes run side by side.
@@ -161,6 +163,8 @@ public:
         return *this;
     }
     const QByteArray &bytes() const { return bytes_; }
+    // Zeros what was written (a password, a key) once it is sent.
+    void wipe();
 
 private:
     QByteArray bytes_;

@@ -6,6 +6,7 @@
 #include "formats/image/disk_image.h"
 #include "io/cancel.h"
 #include "open/worker/file_requests.h"
+#include "sandbox/helper_program.h"
 #include "sandbox/proc_io.h"
 #include "sandbox/progress_watch.h"
 #include "io/trace.h"
@@ -33,19 +34,6 @@ extern char **environ;
 namespace asc {
 
 using wire::Kind;
-
-QString helperProgram(const QString &name, const char *overrideVariable)
-{
-    const QString chosen = qEnvironmentVariable(overrideVariable);
-    if (!chosen.isEmpty())
-        return chosen;
-    // Beside this program (a build tree), else where the package installs it (bin/../libexec).
-    const QString dir = QCoreApplication::instance() ? QCoreApplication::applicationDirPath() : QStringLiteral(".");
-    const QString beside = dir + QLatin1Char('/') + name;
-    if (QFileInfo(beside).isExecutable())
-        return beside;
-    return QDir::cleanPath(dir + QStringLiteral("/" ARCHIVESCOPE_WORKER_FROM_BIN "/") + name);
-}
 
 QString workerProgram()
 {

@@ -10,6 +10,7 @@
 // their lane. One thread reads the socket and hands each answer to the thread whose request it
 // belongs to; it answers the worker's file requests itself.
 
+#include "sandbox/helper_program.h"
 #include "sandbox/lockdown.h"
 #include "io/result.h"
 #include "open/worker/file_requests.h"
@@ -36,10 +37,7 @@ struct WorkerSettings {
     QString scratchDir; // where it may have scratch files made (the bench's copies); empty: nowhere
 };
 
-// Where a helper program of ours is: $`overrideVariable`, else `name` beside this program, else in
-// the installed libexec folder.
-QString helperProgram(const QString &name, const char *overrideVariable);
-// ... the worker: $ARCHIVESCOPE_WORKER, archivescope-worker.
+// The worker: $ARCHIVESCOPE_WORKER, archivescope-worker.
 QString workerProgram();
 
 class WorkerChannel {
