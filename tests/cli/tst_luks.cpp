@@ -127,6 +127,40 @@ private Q_SLOTS:
         QCOMPARE(raw.out, QByteArray());
     }
 
+    void theTerminalIsAskedWhenNoPasswordWasGiven()
+    {
+        // stdin a terminal (a pty), no --password-file, no ARCHIVESCOPE_PASSWORD: asked without
+        // echo, again when wrong, and the volume opens with the answer.
+        ASC_REQUIRE_TOOL(QStringLiteral("python3"));
+        const QString script = QStringLiteral(R"PY(
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+seen = b''
+answers = [b'not it\n', b'ubuntu pass\n']
+while True:
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    seen += chunk
+    if answers and seen.count(b'password') > 2 - len(answers) and seen.rstrip().endswith(b':'):
+        os.write(fd, answers.pop(0))
+_, status = os.waitpid(pid, 0)
+sys.stdout.buffer.write(seen)
+sys.exit(os.WEXITSTATUS(status))
+)PY");
+        const QString cli = QStringLiteral(CLI_PATH);
+        auto r = test::run(QStringLiteral("python3"), {QStringLiteral("-c"), script, cli, QStringLiteral("cat"), ubuntu_ + QStringLiteral("!/p3!/ubuntu-vg/ubuntu-lv!/etc/hostname")});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        QVERIFY2(r.out.contains("password for ") && r.out.contains("wrong password for "), r.out.constData());
+        QVERIFY2(r.out.contains("root.example.com"), r.out.constData());
+        QVERIFY2(!r.out.contains("ubuntu pass") && !r.out.contains("not it"), r.out.constData()); // never echoed
+    }
+
     void theHeaderIsDescribedWithoutAPassword()
     {
         // Exit 1: what the volume holds needs the password, and that is said.
