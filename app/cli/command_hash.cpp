@@ -10,6 +10,7 @@
 #include "io/byte_text.h"
 #include "open/spec.h"
 #include "vfs/path_text.h"
+#include "open/deep_walk.h"
 #include "walk_target.h"
 
 #include <QCryptographicHash>
@@ -19,10 +20,6 @@
 #include <zlib.h>
 
 namespace asc::cli {
-
-namespace {
-constexpr int kMaxVolumeDepth = 8; // disk, partition, logical volume, guest disk, ...: deeper is hostile
-} // namespace
 
 namespace {
 
@@ -156,85 +153,55 @@ int runHash(const QStringList &args)
         emit(digest->hex(), location->entry->name(), offset);
         return writeError ? fail(spec, *writeError) : Success;
     }
-    QHash<QByteArray, QByteArray> hashOf; // for hardlinks: path -> hash
+    QHash<QByteArray, QByteArray> hashOf; // for hardlinks: "container:path" -> hash
     QHash<QByteArray, uint64_t> sizeOf;
     bool failedEntry = false;
-    // One container's files under `shown` ("" or "p2!/rhel/root!/"); the volumes it holds
-    // (partitions, logical volumes), whose files are the disk's files, are walked after it.
-    std::function<Result<void>(const ContainerPtr &, const QByteArray &, const QByteArray &, int)> walkOne;
-    walkOne = [&](const ContainerPtr &container, const QByteArray &selection, const QByteArray &shown, int depth) -> Result<void> {
-        const QByteArray prefix = selection.isEmpty() ? QByteArray() : selection + '/';
-        std::vector<Entry> volumes;
-        auto walked = container->walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
-            if (!prefix.isEmpty() && !entry.path.startsWith(prefix))
-                return true;
-            const QByteArray path = shown + (prefix.isEmpty() ? entry.path : entry.path.mid(prefix.size()));
-            if (entry.type == EntryType::Partition && !entry.opaque) {
-                volumes.push_back(entry);
-                return true;
-            }
-            const bool carriesData = entry.type == EntryType::File || (entry.type == EntryType::Hardlink && entry.size > 0 && entry.size != kUnknown);
-            if (entry.type == EntryType::Hardlink && !carriesData) {
-                auto target = hashOf.constFind(shown + entry.target);
-                if (target == hashOf.constEnd()) {
-                    reportProblemLine(Error::format(container->source()->name() + QStringLiteral("!/") + bytesToText(entry.path), std::nullopt,
-                                                    QStringLiteral("hardlink to '%1', which holds no data here").arg(bytesToText(entry.target))));
-                    return true;
-                }
-                hashOf.insert(shown + entry.path, *target);
-                sizeOf.insert(shown + entry.path, sizeOf.value(shown + entry.target));
-                return emit(*target, path, sizeOf.value(shown + entry.target));
-            }
-            if (!carriesData)
-                return true;
-            uint64_t size = 0;
-            for (;;) {
-                auto got = read(std::span(buffer.get(), kChunk));
-                if (!got) {
-                    digest->hex(); // reset
-                    failedEntry = true;
-                    reportProblemLine(got.error());
-                    // A damaged or encrypted entry: the others can still be read; a broken stream cannot go on.
-                    return got.error().onlyThisEntry();
-                }
-                if (*got == 0)
-                    break;
-                digest->add(buffer.get(), *got);
-                size += *got;
-            }
-            const QByteArray hex = digest->hex();
-            hashOf.insert(shown + entry.path, hex);
-            sizeOf.insert(shown + entry.path, size);
-            return emit(hex, path, size);
-        });
-        if (!walked)
-            return walked;
-        for (const Entry &volume : volumes) {
-            if (pipeClosed || writeError || depth >= kMaxVolumeDepth)
-                break;
-            const QByteArray inner = shown + (prefix.isEmpty() ? volume.path : volume.path.mid(prefix.size())) + "!/";
-            auto source = container->open(volume);
-            Location here;
-            if (source)
-                here.source = std::move(source).value();
-            auto opened = here.source ? containerAt(here) : Result<ContainerPtr>(std::move(source).error());
-            if (!opened) {
-                // A partition that holds nothing we read (swap, free space) is no problem; one we
-                // recognise and cannot open is.
-                if (opened.error().kind != ErrorKind::Format) {
-                    failedEntry = true;
-                    reportProblemLine(opened.error());
-                }
-                continue;
-            }
-            if (auto ok = walkOne(*opened, {}, inner, depth + 1); !ok) {
-                failedEntry = true;
-                reportProblemLine(ok.error());
-            }
-        }
-        return {};
+    // The container's files, then those of the volumes it holds (partitions, logical volumes),
+    // under the SPEC that reaches them ("p2!/rhel/root!/etc/fstab").
+    WalkFilesOptions options;
+    options.cannotOpen = [&](const Error &error) {
+        failedEntry = true;
+        reportProblemLine(error);
     };
-    auto walked = walkOne(target->container, target->selection, {}, 0);
+    const auto visit = [&](const ContainerPtr &container, const Entry &entry, const QByteArray &path, const Container::ContentReader &read) -> Result<bool> {
+        const bool carriesData = entry.type == EntryType::File || (entry.type == EntryType::Hardlink && entry.size > 0 && entry.size != kUnknown);
+        if (entry.type == EntryType::Hardlink && !carriesData) {
+            // Its target, in the same container.
+            const QByteArray here = QByteArray::number(quintptr(container.get())) + ':';
+            auto target = hashOf.constFind(here + entry.target);
+            if (target == hashOf.constEnd()) {
+                reportProblemLine(Error::format(container->source()->name() + QStringLiteral("!/") + bytesToText(entry.path), std::nullopt,
+                                                QStringLiteral("hardlink to '%1', which holds no data here").arg(bytesToText(entry.target))));
+                return true;
+            }
+            hashOf.insert(here + entry.path, *target);
+            sizeOf.insert(here + entry.path, sizeOf.value(here + entry.target));
+            return emit(*target, path, sizeOf.value(here + entry.target));
+        }
+        if (!carriesData)
+            return true;
+        uint64_t size = 0;
+        for (;;) {
+            auto got = read(std::span(buffer.get(), kChunk));
+            if (!got) {
+                digest->hex(); // reset
+                failedEntry = true;
+                reportProblemLine(got.error());
+                // A damaged or encrypted entry: the others can still be read; a broken stream cannot go on.
+                return got.error().onlyThisEntry();
+            }
+            if (*got == 0)
+                break;
+            digest->add(buffer.get(), *got);
+            size += *got;
+        }
+        const QByteArray hex = digest->hex();
+        const QByteArray here = QByteArray::number(quintptr(container.get())) + ':';
+        hashOf.insert(here + entry.path, hex);
+        sizeOf.insert(here + entry.path, size);
+        return emit(hex, path, size);
+    };
+    auto walked = walkFiles(target->container, target->selection, visit, options);
     if (writeError)
         return fail(spec, *writeError);
     if (pipeClosed)

@@ -16,6 +16,7 @@ int runIndex(const QStringList &args);
 int runInfo(const QStringList &args);
 int runExtract(const QStringList &args);
 int runHash(const QStringList &args);
+int runGrep(const QStringList &args);
 int runTest(const QStringList &args);
 int runBench(const QStringList &args);
 // bench's options, declared once: its parser and the worker's file grants read them.

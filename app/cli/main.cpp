@@ -45,6 +45,7 @@ static const char *kHelp =
     "  extract SPEC -C DIR          safe extraction into DIR\n"
     "  hash SPEC [--algo A]         HASH  path for every file below SPEC, as sha256sum prints it\n"
     "  test SPEC [--json]           read everything below SPEC (and inside it), report each problem\n"
+    "  grep PATTERN SPEC [-iFEPlca] the lines that match in every file below SPEC (and inside it)\n"
     "  pxar-create DIR -o OUT       write DIR as a pxar archive (--split: .mpxar + .ppxar)\n"
     "  chart RESULT.json -o OUT     render a bench result as PNG, SVG or PDF\n"
     "  bench SPEC [options]         read-strategy x buffer-size sweep\n"
@@ -52,7 +53,7 @@ static const char *kHelp =
     "  compare A.json B.json        ratios between two bench results\n"
     "  trace [-o FILE] -- COMMAND   every read COMMAND makes, as JSON Lines, and a summary\n"
     "\n"
-    "info, ls, cat, hash, test, map, mime-type and extract parse the file in a locked-down worker process\n"
+    "info, ls, cat, hash, test, grep, map, mime-type and extract parse the file in a locked-down worker process\n"
     "(extract writes the files from this one): a crash,\n"
     "a memory blow-up (--memory-limit SIZE, default 2G) or a loop that works without reading or\n"
     "writing (--time-limit SECONDS, default 30) ends it with a message, exit status 1;\n"
@@ -196,6 +197,7 @@ int main(int argc, char **argv)
         {"info", cli::runInfo},
         {"extract", cli::runExtract},
         {"hash", cli::runHash},
+        {"grep", cli::runGrep},
         {"test", cli::runTest},
         {"bench", cli::runBench},
         {"compare", cli::runCompare},

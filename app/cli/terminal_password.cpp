@@ -26,7 +26,7 @@ std::optional<QByteArray> askOnTerminal(const QString &what, bool wrong)
                                      : QStringLiteral("archivescope-cli: password for %1: "))
                                   .arg(what)
                                   .toLocal8Bit();
-    (void)!::write(tty, prompt.constData(), size_t(prompt.size()));
+    // Echo off before the prompt shows: what is typed once it shows is never echoed.
     termios before{};
     const bool terminal = ::tcgetattr(tty, &before) == 0;
     if (terminal) {
@@ -35,6 +35,7 @@ std::optional<QByteArray> askOnTerminal(const QString &what, bool wrong)
         quiet.c_lflag |= ECHONL;
         ::tcsetattr(tty, TCSAFLUSH, &quiet);
     }
+    (void)!::write(tty, prompt.constData(), size_t(prompt.size()));
     QByteArray answer;
     char c = 0;
     for (;;) {
@@ -48,7 +49,7 @@ std::optional<QByteArray> askOnTerminal(const QString &what, bool wrong)
     if (answer.endsWith('\r'))
         answer.chop(1);
     if (terminal)
-        ::tcsetattr(tty, TCSAFLUSH, &before);
+        ::tcsetattr(tty, TCSANOW, &before);
     ::close(tty);
     c = 0;
     if (answer.isEmpty())

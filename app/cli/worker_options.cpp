@@ -82,7 +82,7 @@ std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &optio
 
 bool parsesInWorker(const QString &command)
 {
-    for (const char *name : {"info", "ls", "index", "cat", "hash", "test", "map", "bench", "mime-type"})
+    for (const char *name : {"info", "ls", "index", "cat", "hash", "test", "grep", "map", "bench", "mime-type"})
         if (command == QLatin1String(name))
             return true;
     return false;
@@ -103,11 +103,14 @@ static WorkerGrants grantsFor(const QStringList &args)
         return names;
     }();
     const bool bench = args.first() == QLatin1String("bench");
+    // grep's first word is its pattern, never a file to grant.
+    bool pattern = args.first() == QLatin1String("grep");
     WorkerGrants grants;
     for (qsizetype i = 1; i < args.size(); ++i) {
         QString name = args[i], value;
-        if (!name.startsWith(QLatin1Char('-'))) {
-            grants.files << splitSpec(name).file;
+        if (!name.startsWith(QLatin1Char('-')) || (name == QLatin1String("--") && pattern && i + 1 < args.size() && (name = args[++i], true))) {
+            if (!std::exchange(pattern, false))
+                grants.files << splitSpec(name).file;
             continue;
         }
         if (!bench)

@@ -53,7 +53,9 @@ int answerError(const QByteArray &what)
     return 1;
 }
 
-void quiet(int, const char *, void *) {}
+void quiet(int, const char *, void *)
+{
+}
 
 } // namespace
 

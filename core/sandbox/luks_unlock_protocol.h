@@ -47,7 +47,7 @@ struct Request {
 };
 
 // Reads a request from `read(buffer, n)` (which fills n bytes or fails); false when malformed.
-template<typename ReadExactly>
+template <typename ReadExactly>
 bool readRequest(ReadExactly read, Request &request)
 {
     char head[8];

@@ -47,10 +47,7 @@ Result<LuksHeader> readLuks1(const ByteSource &source, const char *h)
         const char *s = h + 208 + slot * 48;
         if (be32(s) != kLuks1SlotActive)
             continue;
-        header.keySlots.append(QJsonObject{{QStringLiteral("slot"), slot}, {QStringLiteral("type"), QStringLiteral("luks1")},
-                                           {QStringLiteral("pbkdf"), QStringLiteral("pbkdf2-") + hash},
-                                           {QStringLiteral("iterations"), qint64(be32(s + 4))},
-                                           {QStringLiteral("key_bits"), header.keyBytes * 8}});
+        header.keySlots.append(QJsonObject{{QStringLiteral("slot"), slot}, {QStringLiteral("type"), QStringLiteral("luks1")}, {QStringLiteral("pbkdf"), QStringLiteral("pbkdf2-") + hash}, {QStringLiteral("iterations"), qint64(be32(s + 4))}, {QStringLiteral("key_bits"), header.keyBytes * 8}});
     }
     if (header.dataOffset < kLuks1HeaderBytes || header.dataOffset > source.size())
         return Error::format(source.name(), 104, QStringLiteral("LUKS1 header puts the encrypted data at %1, outside the volume of %2 bytes").arg(header.dataOffset).arg(source.size()));
@@ -125,9 +122,7 @@ Result<LuksHeader> readLuks2(const ByteSource &source, const char *h)
     for (auto it = slots.begin(); it != slots.end(); ++it) {
         const QJsonObject slot = it.value().toObject();
         const QJsonObject kdf = slot.value(QStringLiteral("kdf")).toObject();
-        QJsonObject described{{QStringLiteral("slot"), it.key().toInt()}, {QStringLiteral("type"), slot.value(QStringLiteral("type"))},
-                              {QStringLiteral("pbkdf"), kdf.value(QStringLiteral("type"))},
-                              {QStringLiteral("key_bits"), slot.value(QStringLiteral("key_size")).toInt() * 8}};
+        QJsonObject described{{QStringLiteral("slot"), it.key().toInt()}, {QStringLiteral("type"), slot.value(QStringLiteral("type"))}, {QStringLiteral("pbkdf"), kdf.value(QStringLiteral("type"))}, {QStringLiteral("key_bits"), slot.value(QStringLiteral("key_size")).toInt() * 8}};
         for (const char *field : {"time", "memory", "cpus", "iterations"})
             if (kdf.contains(QLatin1String(field)))
                 described[QLatin1String(field)] = kdf.value(QLatin1String(field));
@@ -154,7 +149,7 @@ Result<LuksHeader> readLuksHeader(const ByteSource &source)
     if (std::memcmp(h, kMagic, 6) != 0)
         return Error::format(source.name(), 0, QStringLiteral("not a LUKS header"));
     const uint16_t version = be16(h + 6);
-    auto header = version == 1 ? readLuks1(source, h)
+    auto header = version == 1   ? readLuks1(source, h)
                   : version == 2 ? readLuks2(source, h)
                                  : Result<LuksHeader>(Error::make(ErrorKind::Unsupported, source.name(), QStringLiteral("LUKS version %1 is not read").arg(version), 6));
     if (!header)

@@ -92,7 +92,9 @@ private:
 
 class CbcCipher final : public SectorCipher {
 public:
-    enum class Iv { Plain, Plain64, Essiv };
+    enum class Iv { Plain,
+                    Plain64,
+                    Essiv };
     explicit CbcCipher(Iv iv)
         : iv_(iv)
     {
@@ -160,7 +162,8 @@ Result<std::unique_ptr<SectorCipher>> SectorCipher::make(const QString &cipher, 
             if (QCryptographicHash::hashLength(hash) > 32)
                 return refuse(QStringLiteral("(ESSIV with %1, longer than an AES key) is not valid").arg(hashName));
         }
-        auto cbc = std::make_unique<CbcCipher>(essiv ? CbcCipher::Iv::Essiv : mode == QLatin1String("cbc-plain") ? CbcCipher::Iv::Plain : CbcCipher::Iv::Plain64);
+        auto cbc = std::make_unique<CbcCipher>(essiv ? CbcCipher::Iv::Essiv : mode == QLatin1String("cbc-plain") ? CbcCipher::Iv::Plain
+                                                                                                                 : CbcCipher::Iv::Plain64);
         if (!cbc->setKey(key, hash))
             return keyError();
         return std::unique_ptr<SectorCipher>(std::move(cbc));
