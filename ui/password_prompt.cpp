@@ -38,7 +38,7 @@ bool askArchivePassword(QWidget *parent, const QString &archive)
 bool askPasswordFor(QWidget *parent, const QString &spec, const Error &why)
 {
     const bool wrong = why.message.startsWith(QLatin1String("wrong password"));
-    const QString what = why.message.contains(QLatin1String("LUKS")) ? QObject::tr("the encrypted volume") : QObject::tr("the encrypted");
+    const QString what = why.message.contains(QLatin1String("LUKS")) ? QObject::tr("the encrypted volume") : QObject::tr("the encrypted entry");
     return askWith(parent, wrong ? QObject::tr("The password given does not open %1 “%2”. Try another:").arg(what, spec)
                                  : QObject::tr("Password for %1 “%2”:").arg(what, spec));
 }

@@ -25,7 +25,9 @@ namespace {
 constexpr size_t kChunk = 1 << 20;
 constexpr int kFound = 0, kNone = 1, kError = 2;
 
-enum class Mode { Lines, FilesWithMatches, Count };
+enum class Mode { Lines,
+                  FilesWithMatches,
+                  Count };
 
 // What grep prints for one file: its lines, its name, or its count; text or JSON Lines.
 class GrepOutput {
@@ -116,7 +118,8 @@ int runGrep(const QStringList &args)
     auto pattern = LinePattern::compile(patternText, syntax, parser.isSet(QStringLiteral("i")));
     if (!pattern)
         return usage(QStringLiteral("grep: ") + pattern.error().toString());
-    const Mode mode = parser.isSet(QStringLiteral("l")) ? Mode::FilesWithMatches : parser.isSet(QStringLiteral("c")) ? Mode::Count : Mode::Lines;
+    const Mode mode = parser.isSet(QStringLiteral("l")) ? Mode::FilesWithMatches : parser.isSet(QStringLiteral("c")) ? Mode::Count
+                                                                                                                     : Mode::Lines;
     const bool allText = parser.isSet(QStringLiteral("a"));
     GrepOutput out(mode, parser.isSet(QStringLiteral("json")));
 
@@ -184,10 +187,12 @@ int runGrep(const QStringList &args)
         auto done = search(spec.toUtf8(), read);
         walked = done ? Result<void>() : Result<void>(std::move(done).error());
     } else {
-        walked = walkFiles(target->container, target->selection, [&](const ContainerPtr &, const Entry &entry, const QByteArray &shown, const Container::ContentReader &read) -> Result<bool> {
-            const bool carriesData = entry.type == EntryType::File || (entry.type == EntryType::Hardlink && entry.size > 0 && entry.size != kUnknown);
-            return carriesData ? search(under + shown, read) : Result<bool>(true);
-        }, options);
+        walked = walkFiles(
+            target->container, target->selection, [&](const ContainerPtr &, const Entry &entry, const QByteArray &shown, const Container::ContentReader &read) -> Result<bool> {
+                const bool carriesData = entry.type == EntryType::File || (entry.type == EntryType::Hardlink && entry.size > 0 && entry.size != kUnknown);
+                return carriesData ? search(under + shown, read) : Result<bool>(true);
+            },
+            options);
     }
     if (out.error()) {
         fail(spec, *out.error());
@@ -197,7 +202,8 @@ int runGrep(const QStringList &args)
         fail(spec, walked.error());
         return kError;
     }
-    return failed || problemsReported() > 0 ? kError : found ? kFound : kNone;
+    return failed || problemsReported() > 0 ? kError : found ? kFound
+                                                             : kNone;
 }
 
 } // namespace asc::cli

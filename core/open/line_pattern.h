@@ -12,7 +12,10 @@
 
 namespace asc {
 
-enum class PatternSyntax { Basic, Extended, Fixed, Perl };
+enum class PatternSyntax { Basic,
+                           Extended,
+                           Fixed,
+                           Perl };
 
 class LinePattern {
 public:

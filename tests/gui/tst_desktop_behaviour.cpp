@@ -162,22 +162,37 @@ private Q_SLOTS:
         QVERIFY(listed.count() > 0 || listed.wait(20000));
         const QModelIndex locked = test::findByName(window.proxy(), QStringLiteral("locked.txt"));
         QVERIFY(locked.isValid());
+        // Selected, it asks at once; declined, it says how to give one and does not ask again.
+        QStringList asked;
+        QStringList answers{QString()};
+        QTimer answering;
+        connect(&answering, &QTimer::timeout, &window, [&] {
+            auto *dialog = window.findChild<QInputDialog *>(QStringLiteral("passwordPrompt"));
+            if (!dialog || !dialog->isVisible() || answers.isEmpty())
+                return;
+            asked << dialog->labelText();
+            const QString answer = answers.takeFirst();
+            answer.isEmpty() ? dialog->reject() : (dialog->setTextValue(answer), dialog->accept());
+        });
+        answering.start(20);
         window.treeView()->selectionModel()->setCurrentIndex(locked, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QTRY_COMPARE(asked.size(), 1);
+        QVERIFY2(asked[0].contains(QStringLiteral("locked.zip!/locked.txt")), qPrintable(asked[0]));
         QTRY_VERIFY(window.detailsPane()->hexView()->placeholderText().contains(QStringLiteral("Enter Password")));
         QCOMPARE(window.detailsPane()->hexView()->bytes().size(), 0);
+        window.treeView()->selectionModel()->clearCurrentIndex();
+        window.treeView()->selectionModel()->setCurrentIndex(locked, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QTest::qWait(200);
+        QCOMPARE(asked.size(), 1);
 
+        // File > Enter Password…: a wrong one, then asked again (saying so), then the right one.
         QAction *enter = window.findChild<QAction *>(QStringLiteral("enterPassword"));
         QVERIFY(enter);
-        QString asked;
-        QTimer::singleShot(0, &window, [&] {
-            auto *dialog = window.findChild<QInputDialog *>(QStringLiteral("passwordPrompt"));
-            QVERIFY(dialog);
-            asked = dialog->labelText();
-            dialog->setTextValue(QStringLiteral("SECRET"));
-            dialog->accept();
-        });
+        answers = QStringList{QStringLiteral("WRONG"), QStringLiteral("SECRET")};
         enter->trigger();
-        QVERIFY2(asked.contains(QStringLiteral("locked.zip")), qPrintable(asked));
+        QTRY_COMPARE(asked.size(), 3);
+        QVERIFY2(asked[1].contains(QStringLiteral("locked.zip")), qPrintable(asked[1]));
+        QVERIFY2(asked[2].contains(QStringLiteral("does not open")), qPrintable(asked[2]));
         QTRY_COMPARE(window.detailsPane()->hexView()->bytes(), QByteArray("plain words\n"));
         QVERIFY(!ui::RecentFiles().list().join(QLatin1Char(' ')).contains(QStringLiteral("SECRET")));
         setDefaultArchivePasswords({});

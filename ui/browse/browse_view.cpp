@@ -124,6 +124,25 @@ void BrowseView::connectLoader()
         banner_->addProblems(current_ ? current_->inspection.spec : QString(), problems);
     });
     connect(loader_, &TreeLoader::failed, this, [this](const QString &context, const Error &error) { showError(context, error); });
+    // An encrypted entry selected: asked once (again when wrong), then read with the answer.
+    // Declined, this file's entries are not asked for again until File > Enter Password….
+    connect(details_, &DetailsPane::passwordNeeded, this, [this](const QString &spec, const Error &why) {
+        if (entryPasswordDeclined_ || askingForEntry_)
+            return;
+        QMetaObject::invokeMethod(
+            this, [this, spec, why, generation = loaderGeneration_] {
+                if (generation != loaderGeneration_ || askingForEntry_)
+                    return;
+                askingForEntry_ = true;
+                const bool given = askPasswordFor(this, spec, why);
+                askingForEntry_ = false;
+                if (given)
+                    showCurrentAgain();
+                else
+                    entryPasswordDeclined_ = true;
+            },
+            Qt::QueuedConnection);
+    });
     connect(loader_, &TreeLoader::passwordNeeded, this, [this](int32_t node, const QString &spec, const Error &error) {
         // Asked once the signal has returned: the dialog runs its own event loop.
         QMetaObject::invokeMethod(
@@ -165,6 +184,7 @@ void BrowseView::stop()
 
 void BrowseView::retryLocked()
 {
+    entryPasswordDeclined_ = false;
     loader_->retryAllLocked();
 }
 
@@ -178,6 +198,7 @@ void BrowseView::show(Inspected opened, const QByteArray &nameCharset, const QLi
 {
     const Inspection &facts = opened.inspection;
     ++loaderGeneration_;
+    entryPasswordDeclined_ = false;
     banner_->reset();
     details_->showSource(facts);
     if (facts.openError)

@@ -44,7 +44,8 @@ public:
     uint64_t expandedByFilter() const { return expandedByFilter_; }
     // Shows the current entry's details and preview again (a password was just entered).
     void showCurrentAgain() { selectionChanged(); }
-    // A password was given: volumes that needed one are opened again.
+    // A password was given: volumes that needed one are opened again, and encrypted entries
+    // ask again when they need one.
     void retryLocked();
 
     // Extracts the selected entries (all when nothing is selected) into `directory`.
@@ -105,6 +106,8 @@ private:
     int32_t shownNode_ = -1; // the entry the details show (-1: the file itself)
     bool previewOnReveal_ = false; // the SPEC named a file: preview it once the tree shows it
     quint64 loaderGeneration_ = 0; // one more for each tree shown or cleared (a question's node is of its own)
+    bool entryPasswordDeclined_ = false; // this file's entries asked once and were told no: not again
+    bool askingForEntry_ = false;
     // The SPEC's entry, kept in view while its listing goes on, until the user scrolls or moves.
     int32_t keepInView_ = -1;
     bool keepInViewPending_ = false;

@@ -257,8 +257,11 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     fields_->setHtml(html + QStringLiteral("</table>"));
 
     setPreview({});
+    const QString spec = tree.spec(node);
     if (entry.encrypted && (!decryptable || archivePasswords().isEmpty())) {
         hex_->setPlaceholderText(decryptable ? tr("Encrypted: File > Enter Password… (Ctrl+Shift+P) to read it") : tr("Encrypted: cannot be read"));
+        if (decryptable)
+            Q_EMIT passwordNeeded(spec, Error::make(ErrorKind::Password, spec, QStringLiteral("entry is encrypted: a password is needed")));
         return;
     }
     if ((entry.type != EntryType::File && entry.type != EntryType::Partition) || !entry.problem.isEmpty() || !layer.container)
@@ -274,7 +277,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
             return std::move(content).error();
         return readHead(**content, kHeadBytes);
     });
-    whenFinished(this, std::move(head), [self, generation](Result<QByteArray> head) {
+    whenFinished(this, std::move(head), [self, generation, spec](Result<QByteArray> head) {
         if (!self || generation != self->generation_)
             return;
         self->loading_ = false;
@@ -283,6 +286,8 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
             self->setPreview(*head);
         else
             self->hex_->setPlainText(head.error().toString());
+        if (!head && head.error().kind == ErrorKind::Password)
+            Q_EMIT self->passwordNeeded(spec, head.error()); // a wrong one
     });
 }
 

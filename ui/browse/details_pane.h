@@ -6,6 +6,8 @@
 #include "open/inspection.h"
 #include "vfs/entry_tree.h"
 
+#include "io/error.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -34,6 +36,11 @@ public:
     QString previewKind() const; // "image", "text" or "hex": the preview on show
     AllocationMap *allocationMap() const { return map_; }
     QString text() const;
+
+Q_SIGNALS:
+    // The selected entry is encrypted and no password given reads it (`why` says which): asking
+    // for one is the window's to decide (BrowseView).
+    void passwordNeeded(const QString &spec, const Error &why);
 
 private:
     void setPreview(const QByteArray &head);

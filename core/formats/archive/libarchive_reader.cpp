@@ -509,7 +509,7 @@ Result<EntryContent::Block> LibarchiveReader::nextBlock()
         const char *text = archive_error_string(archive_);
         if (text && (std::strcmp(text, "Incorrect passphrase") == 0 || std::strstr(text, "Passphrase required"))) {
             const qsizetype given = archivePasswords().size();
-            Error wrong = Error::make(ErrorKind::Unsupported, contentPath_.isEmpty() ? source_->name() : source_->name() + QStringLiteral("!/") + bytesToText(contentPath_),
+            Error wrong = Error::make(ErrorKind::Password, contentPath_.isEmpty() ? source_->name() : source_->name() + QStringLiteral("!/") + bytesToText(contentPath_),
                                       given == 0 ? QStringLiteral("entry is encrypted: a password is needed (--password-file FILE or ARCHIVESCOPE_PASSWORD)")
                                                  : QStringLiteral("wrong password: none of the %1 given decrypts this entry").arg(given));
             return wrong;
