@@ -148,9 +148,8 @@ private Q_SLOTS:
     void downADisksVolumes()
     {
         ASC_REQUIRE_TOOL(QStringLiteral("xz"));
-        const QString disk = dir_.filePath(QStringLiteral("lvm-gpt.raw"));
-        auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("xz -dc \"$0\" > \"$1\""), test::dataPath(QStringLiteral("disks/lvm-gpt.raw.xz")), disk});
-        QCOMPARE(r.exitCode, 0);
+        const QString disk = test::unpackDisk(dir_, QStringLiteral("lvm-gpt.raw.xz"), QStringLiteral("lvm-gpt.raw"));
+        QVERIFY(!disk.isEmpty());
         auto found = test::runCli({QStringLiteral("grep"), QStringLiteral("-F"), QStringLiteral("rhel-root"), disk});
         QVERIFY2(found.exitCode == 0, found.err.constData());
         for (const char *where : {"!/p1!/etc/fstab:1:", "!/p2!/rhel/root!/etc/fstab:1:", "!/p2!/rhel/home!/etc/fstab:1:"})

@@ -25,24 +25,8 @@ class TestLuks : public QObject {
     QString ubuntu_, old_;
     QByteArray uuid_;
 
-    QString unpack(const QString &name, const QString &packed)
-    {
-        const QString out = dir_.filePath(name);
-        auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("xz -dc \"$0\" > \"$1\""), test::dataPath(QStringLiteral("disks/") + packed), out});
-        return r.exitCode == 0 ? out : QString();
-    }
-
-    static QList<QByteArrayList> tsv(const QString &name)
-    {
-        QFile f(test::dataPath(QStringLiteral("disks/") + name));
-        if (!f.open(QIODevice::ReadOnly))
-            return {};
-        QList<QByteArrayList> rows;
-        for (const QByteArray &line : f.readAll().split('\n'))
-            if (!line.isEmpty())
-                rows << line.split('\t');
-        return rows;
-    }
+    QString unpack(const QString &name, const QString &packed) { return test::unpackDisk(dir_, packed, name); }
+    static QList<QByteArrayList> tsv(const QString &name) { return test::diskTruth(name); }
 
     static test::RunResult cliWithPassword(const QStringList &args, const QByteArray &password)
     {

@@ -22,24 +22,8 @@ class TestLvm : public QObject {
     QTemporaryDir dir_;
     QString gpt_, thin_, pair_, grown_;
 
-    QString unpack(const QString &name)
-    {
-        const QString out = dir_.filePath(name);
-        auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("xz -dc \"$0\" > \"$1\""), test::dataPath(QStringLiteral("disks/") + name + QStringLiteral(".xz")), out});
-        return r.exitCode == 0 ? out : QString();
-    }
-
-    static QList<QByteArrayList> tsv(const QString &name)
-    {
-        QFile f(test::dataPath(QStringLiteral("disks/") + name));
-        if (!f.open(QIODevice::ReadOnly))
-            return {};
-        QList<QByteArrayList> rows;
-        for (const QByteArray &line : f.readAll().split('\n'))
-            if (!line.isEmpty())
-                rows << line.split('\t');
-        return rows;
-    }
+    QString unpack(const QString &name) { return test::unpackDisk(dir_, name + QStringLiteral(".xz"), name); }
+    static QList<QByteArrayList> tsv(const QString &name) { return test::diskTruth(name); }
 
     // The SPEC of a volume, given the SPEC of its PV.
     static QString volumeSpec(const QString &pv, const QByteArray &vg, const QByteArray &lv) { return pv + QStringLiteral("!/") + QString::fromUtf8(vg + '/' + lv); }

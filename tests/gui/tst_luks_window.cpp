@@ -27,12 +27,7 @@ class TestLuksWindow : public QObject {
     QTemporaryDir dir_;
     QString disk_, old_;
 
-    QString unpack(const QString &name, const QString &packed)
-    {
-        const QString out = dir_.filePath(name);
-        auto r = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("xz -dc \"$0\" > \"$1\""), test::dataPath(QStringLiteral("disks/") + packed), out});
-        return r.exitCode == 0 ? out : QString();
-    }
+    QString unpack(const QString &name, const QString &packed) { return test::unpackDisk(dir_, packed, name); }
 
     static bool openAndWait(ui::MainWindow &window, const QString &spec)
     {

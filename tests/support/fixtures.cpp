@@ -50,4 +50,23 @@ std::vector<ImageFixture> imageFixtures(const QTemporaryDir &scratch)
     return all;
 }
 
+QString unpackDisk(const QTemporaryDir &scratch, const QString &packed, const QString &name)
+{
+    const QString out = scratch.filePath(name);
+    auto r = run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("xz -dc \"$0\" > \"$1\""), dataPath(QStringLiteral("disks/") + packed), out});
+    return r.exitCode == 0 ? out : QString();
+}
+
+QList<QByteArrayList> diskTruth(const QString &name)
+{
+    QFile f(dataPath(QStringLiteral("disks/") + name));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QList<QByteArrayList> rows;
+    for (const QByteArray &line : f.readAll().split('\n'))
+        if (!line.isEmpty())
+            rows << line.split('\t');
+    return rows;
+}
+
 } // namespace asc::test

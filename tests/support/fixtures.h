@@ -3,6 +3,7 @@
 // The reference fixtures copied from shared/fixtures into tests/data: their index and truth files.
 // Compressed ones (.xz) are decompressed into a temporary directory on first use.
 
+#include <QByteArrayList>
 #include <QJsonObject>
 #include <QString>
 #include <QTemporaryDir>
@@ -23,5 +24,9 @@ struct ImageFixture {
 // Every image of tests/data/images/INDEX.tsv; `scratch` receives decompressed copies.
 std::vector<ImageFixture> imageFixtures(const QTemporaryDir &scratch);
 QString dataPath(const QString &relative);
+// tests/data/disks/PACKED (an .xz) decompressed into `scratch` as NAME: its path, or "" on failure.
+QString unpackDisk(const QTemporaryDir &scratch, const QString &packed, const QString &name);
+// The rows of a truth file of tests/data/disks (tab-separated).
+QList<QByteArrayList> diskTruth(const QString &name);
 
 } // namespace asc::test

@@ -5,6 +5,7 @@
 
 #include "formats/archive/archive_passwords.h"
 #include "sandbox/helper_program.h"
+#include "sandbox/spawn.h"
 
 #include <QCryptographicHash>
 #include <cerrno>
@@ -14,11 +15,8 @@
 #include <map>
 #include <mutex>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace asc {
 
@@ -103,27 +101,13 @@ Result<QByteArray> unlockWithHelper(const QByteArray &metadata, const QList<QByt
         ::close(in[1]);
         return Error::system(name, QStringLiteral("pipe"), e);
     }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
-    const char *argv[] = {path.constData(), nullptr};
-    pid_t pid = -1;
-    const int spawned = ::posix_spawn(&pid, path.constData(), &actions, &attributes, const_cast<char **>(argv), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
+    const pid_t pid = spawnHelper(path.constData(), {path.constData(), nullptr}, {{in[0], 0}, {out[1], 1}});
     ::close(in[0]);
     ::close(out[1]);
-    if (spawned != 0) {
+    if (pid < 0) {
         ::close(in[1]);
         ::close(out[0]);
-        return Error::make(ErrorKind::NotFound, name, QStringLiteral("cannot start %1 to open the LUKS key slots: %2").arg(program, QString::fromLocal8Bit(std::strerror(spawned))));
+        return Error::make(ErrorKind::NotFound, name, QStringLiteral("cannot start %1 to open the LUKS key slots: %2").arg(program, QString::fromLocal8Bit(std::strerror(int(-pid)))));
     }
     // The request is written whole before the answer is read: the helper reads all of it first.
     QByteArray request = luks_unlock::encodeRequest(metadata, passwords);

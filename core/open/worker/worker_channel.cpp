@@ -8,6 +8,7 @@
 #include "open/worker/file_requests.h"
 #include "sandbox/helper_program.h"
 #include "sandbox/proc_io.h"
+#include "sandbox/spawn.h"
 #include "sandbox/progress_watch.h"
 #include "io/trace.h"
 #include "sandbox/worker_process.h"
@@ -24,12 +25,9 @@
 #include <csignal>
 #include <cstring>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 namespace asc {
 
@@ -54,16 +52,6 @@ Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file,
         ::setsockopt(end, SOL_SOCKET, SO_SNDBUF, &room, sizeof room);
         ::setsockopt(end, SOL_SOCKET, SO_RCVBUF, &room, sizeof room);
     }
-    // The worker's end becomes its descriptor 3; nothing else of ours is inherited (CLOEXEC).
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, pair[1], 3);
-    posix_spawnattr_t attributes;
-    posix_spawnattr_init(&attributes);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attributes, &none);
-    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK);
     const QByteArray path = QFile::encodeName(program);
     const QByteArray memory = QByteArray::number(quint64(settings.limits.memoryBytes));
     const QByteArray files = QByteArray::number(settings.limits.maxOpenFiles);
@@ -81,14 +69,12 @@ Result<std::shared_ptr<WorkerChannel>> WorkerChannel::start(const QString &file,
         argv.push_back(rings.constData());
     }
     argv.push_back(nullptr);
-    pid_t pid = -1;
-    const int spawned = ::posix_spawn(&pid, path.constData(), &actions, &attributes, const_cast<char **>(argv.data()), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attributes);
+    // The worker's end becomes its descriptor 3; nothing else of ours is inherited (CLOEXEC).
+    const pid_t pid = spawnHelper(path.constData(), argv, {{pair[1], 3}});
     ::close(pair[1]);
-    if (spawned != 0) {
+    if (pid < 0) {
         ::close(pair[0]);
-        return Error::system(file, QStringLiteral("start the worker %1").arg(program), spawned);
+        return Error::system(file, QStringLiteral("start the worker %1").arg(program), int(-pid));
     }
     return std::shared_ptr<WorkerChannel>(new WorkerChannel(file, pair[0], pid, settings));
 }
