@@ -105,6 +105,10 @@ private Q_SLOTS:
         QCOMPARE(wrong.out, QByteArray());
         QVERIFY2(wrong.err.contains("wrong password"), wrong.err.constData());
         QVERIFY(!wrong.err.contains("not the ubuntu password"));
+        // `test` of the disk says the volume went untested, and why.
+        auto untested = test::runCli({QStringLiteral("test"), ubuntu_});
+        QCOMPARE(untested.exitCode, 1);
+        QVERIFY2(untested.out.contains("p3") && untested.out.contains("a password is needed"), untested.out.constData());
         // The disk still lists: the partition holds what it cannot open.
         auto raw = test::runCli({QStringLiteral("cat"), ubuntu_ + QStringLiteral("!/p3")});
         QCOMPARE(raw.exitCode, 1);
