@@ -6,7 +6,7 @@
 #include <cstring>
 #include <nettle/aes.h>
 #include <nettle/cbc.h>
-#include <nettle/xts.h>
+#include <vector>
 
 namespace asc {
 
@@ -58,6 +58,16 @@ std::span<const uint8_t> bytes(const QByteArray &key, qsizetype from, qsizetype 
     return {reinterpret_cast<const uint8_t *>(key.constData()) + from, size_t(length)};
 }
 
+void xorInto(uint8_t *data, const uint64_t *with, size_t words)
+{
+    for (size_t w = 0; w < words; ++w) {
+        uint64_t v;
+        std::memcpy(&v, data + w * 8, 8);
+        v ^= with[w];
+        std::memcpy(data + w * 8, &v, 8);
+    }
+}
+
 // The IV's sector number: 64 bits little-endian (plain64), or its low 32 bits (plain).
 void sectorIv(uint8_t iv[16], uint64_t sector512, bool plain32)
 {
@@ -78,10 +88,30 @@ public:
     }
     void decrypt(uint64_t sector512, std::span<char> sector) const override
     {
+        // XTS as IEEE 1619 has it, with the block cipher applied to the whole sector at once:
+        // Nettle's xts_decrypt_message calls AES one 16-byte block at a time, which kept reads
+        // near 200 MB/s; its bulk AES (AES-NI, several blocks in flight) is many times that.
+        // Sectors are whole blocks (512 to 4096 bytes), so no ciphertext stealing.
         uint8_t iv[16];
         sectorIv(iv, sector512, plain32_);
+        alignas(16) uint64_t tweak[2];
+        tweak_.encrypt(tweak_.context(), 16, reinterpret_cast<uint8_t *>(tweak), iv);
+        thread_local std::vector<uint64_t> tweaks;
+        const size_t words = sector.size() / 8;
+        tweaks.resize(words);
+        for (size_t w = 0; w < words; w += 2) {
+            tweaks[w] = tweak[0];
+            tweaks[w + 1] = tweak[1];
+            // The next tweak: times x in GF(2^128), little-endian (the carry folds in as 0x87).
+            const uint64_t lo = qFromLittleEndian(tweak[0]), hi = qFromLittleEndian(tweak[1]);
+            const uint64_t carry = hi >> 63;
+            tweak[1] = qToLittleEndian((hi << 1) | (lo >> 63));
+            tweak[0] = qToLittleEndian((lo << 1) ^ (carry * 0x87));
+        }
         auto *p = reinterpret_cast<uint8_t *>(sector.data());
-        xts_decrypt_message(data_.context(), tweak_.context(), data_.decrypt, tweak_.encrypt, iv, sector.size(), p, p);
+        xorInto(p, tweaks.data(), words);
+        data_.decrypt(data_.context(), sector.size(), p, p);
+        xorInto(p, tweaks.data(), words);
     }
 
 private:
