@@ -178,6 +178,28 @@ sys.exit(os.WEXITSTATUS(status))
         QVERIFY2(info.out.contains("\"cipher\":\"aes-cbc-essiv:sha256\"") && info.out.contains("\"version\":1"), info.out.constData());
     }
 
+    void cryptsetupsDefaultsReadByteForByte()
+    {
+        // LUKS2 as `cryptsetup luksFormat` makes it by default (aes-xts-plain64, 512-bit key,
+        // 512-byte sectors), encrypted here by cryptsetup itself over 24 MiB of random bytes:
+        // the volume reads back as those bytes, across many reads and sector boundaries.
+        ASC_REQUIRE_TOOL(QStringLiteral("cryptsetup"));
+        const QByteArray plain = test::seededBytes(24 << 20, 47);
+        const QString image = test::writeFile(dir_, QStringLiteral("defaults.img"), plain + QByteArray(8 << 20, '\0'));
+        const QString key = test::writeFile(dir_, QStringLiteral("defaults.key"), "default words");
+        auto made = test::run(QStringLiteral("cryptsetup"), {QStringLiteral("reencrypt"), QStringLiteral("--encrypt"), QStringLiteral("--type"), QStringLiteral("luks2"),
+                                                             QStringLiteral("--batch-mode"), QStringLiteral("-q"), QStringLiteral("--reduce-device-size"), QStringLiteral("8M"),
+                                                             QStringLiteral("--pbkdf"), QStringLiteral("pbkdf2"), QStringLiteral("--pbkdf-force-iterations"), QStringLiteral("1000"),
+                                                             QStringLiteral("--key-file"), key, image});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        auto cat = cliWithPassword({QStringLiteral("cat"), image}, "default words");
+        QVERIFY2(cat.exitCode == 0, cat.err.constData());
+        QVERIFY(cat.out.size() >= plain.size());
+        QVERIFY(cat.out.left(plain.size()) == plain);
+        auto info = test::runCli({QStringLiteral("info"), QStringLiteral("--json"), image});
+        QVERIFY2(info.out.contains("\"sector_size\":512") && info.out.contains("\"key_bits\":512"), info.out.constData());
+    }
+
     void damageIsAnError()
     {
         // A byte of the LUKS2 JSON metadata: libcryptsetup's header checksum refuses it.
