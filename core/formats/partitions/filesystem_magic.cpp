@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "filesystem_magic.h"
 
+#include "formats/archive/compression_magic.h"
+
 #include <QByteArray>
 #include <QtEndian>
 #include <QStringList>
+#include <array>
 #include <cstring>
 
 namespace asc {
@@ -73,12 +76,39 @@ QString detectFilesystem(const ByteSource &source)
     for (qsizetype page : {4096, 8192, 16384, 65536})
         if (at(page - 10, "SWAPSPACE2") || at(page - 10, "SWAP-SPACE"))
             return QStringLiteral("Linux swap");
+    // ZFS: the first vdev label's uberblock array starts 128 KiB in, each uberblock with its
+    // magic, in the byte order of the machine that wrote it.
+    if (source.size() >= 256 * 1024) {
+        char magic[8];
+        if (auto got = source.readAt(128 * 1024, std::span(magic, sizeof magic)); got && *got == sizeof magic) {
+            uint64_t m;
+            std::memcpy(&m, magic, sizeof m);
+            if (m == 0x00bab10cull || m == qbswap(uint64_t(0x00bab10cull)))
+                return QStringLiteral("ZFS member");
+        }
+    }
+    // No signature, and bytes as even as random ones: a volume encrypted without a header
+    // (VeraCrypt, TrueCrypt, plain dm-crypt), or noise. Never zeros, text or a filesystem.
+    // A compressed stream or an archive is random past its header: its magic says what it is.
+    const bool archiveMagic = hasCompressionMagic(QByteArrayView(head).first(std::min<qsizetype>(head.size(), 512))) || at(0, "PK\x03\x04") ||
+                              at(0, "7z\xbc\xaf\x27\x1c") || at(0, "Rar!") || at(0, "MSCF") || at(0, "xar!") || at(0, "hsqs");
+    if (head.size() >= 64 * 1024 && !archiveMagic) {
+        std::array<uint32_t, 256> counts{};
+        for (qsizetype i = 0; i < 64 * 1024; ++i)
+            ++counts[uint8_t(head[i])];
+        double chi = 0; // against 256 per value; random bytes give about 255 +- 23
+        for (uint32_t c : counts)
+            chi += (double(c) - 256.0) * (double(c) - 256.0) / 256.0;
+        if (chi < 400)
+            return QStringLiteral("encrypted or random data (VeraCrypt, plain dm-crypt?)");
+    }
     return {};
 }
 
 bool filesystemNotRead(const QString &filesystem)
 {
-    static const QStringList notRead = {QStringLiteral("Linux swap"), QStringLiteral("BitLocker")};
+    static const QStringList notRead = {QStringLiteral("Linux swap"), QStringLiteral("BitLocker"), QStringLiteral("ZFS member"),
+                                        QStringLiteral("encrypted or random data (VeraCrypt, plain dm-crypt?)")};
     return notRead.contains(filesystem);
 }
 
