@@ -37,7 +37,8 @@ random.seed(7)
 disk[2 * mib:3 * mib] = random.randbytes(mib)
 disk[3 * mib + 4096 - 10:3 * mib + 4096] = b'SWAPSPACE2'
 open(sys.argv[1], 'wb').write(disk)
-)PY"), disk});
+)PY"),
+                                                          disk});
         QVERIFY2(made.exitCode == 0, made.err.constData());
         auto ls = test::runCli({QStringLiteral("ls"), disk});
         QVERIFY2(ls.exitCode == 0, ls.err.constData());
