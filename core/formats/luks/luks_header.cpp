@@ -4,6 +4,7 @@
 #include "io/big_endian.h"
 
 #include <QJsonDocument>
+#include <algorithm>
 #include <cstring>
 
 namespace asc {
@@ -40,7 +41,7 @@ Result<LuksHeader> readLuks1(const ByteSource &source, const char *h)
     header.cipher = fixedText(h + 8, 32);
     header.mode = fixedText(h + 40, 32);
     header.dataOffset = uint64_t(be32(h + 104)) * 512;
-    header.keyBytes = int(be32(h + 108));
+    header.keyBytes = int(std::min<uint32_t>(be32(h + 108), 1u << 20));
     header.uuid = fixedText(h + 168, 40);
     const QString hash = fixedText(h + 72, 32);
     for (int slot = 0; slot < 8; ++slot) {
@@ -127,7 +128,7 @@ Result<LuksHeader> readLuks2(const ByteSource &source, const char *h)
             if (kdf.contains(QLatin1String(field)))
                 described[QLatin1String(field)] = kdf.value(QLatin1String(field));
         header.keySlots.append(described);
-        header.keyBytes = std::max(header.keyBytes, slot.value(QStringLiteral("key_size")).toInt());
+        header.keyBytes = std::max(header.keyBytes, std::clamp(slot.value(QStringLiteral("key_size")).toInt(), 0, 1 << 20));
     }
     return header;
 }
@@ -156,6 +157,11 @@ Result<LuksHeader> readLuksHeader(const ByteSource &source)
         return header;
     if (header->metadataBytes() > kMaxMetadataBytes)
         return Error::format(source.name(), 0, QStringLiteral("LUKS metadata of %1 bytes (headers and key slots before the data) is more than ArchiveScope reads (60 MiB)").arg(header->metadataBytes()));
+    // cryptsetup's keys are at most 512 bits per cipher, two for XTS: 1024 bits. A forged size
+    // would otherwise be an allocation of that many bytes.
+    if (header->keyBytes <= 0 || header->keyBytes > 128)
+        return Error::format(source.name(), header->version == 1 ? std::optional<uint64_t>(108) : std::optional<uint64_t>(4096),
+                             QStringLiteral("LUKS volume key of %1 bytes is not one LUKS allows").arg(header->keyBytes));
     const int sector = header->sectorSize;
     if (sector < 512 || sector > 4096 || (sector & (sector - 1)) != 0 || header->dataOffset % 512 != 0)
         return Error::format(source.name(), 0, QStringLiteral("LUKS sector size %1 or data offset %2 is not one LUKS allows").arg(sector).arg(header->dataOffset));
