@@ -32,9 +32,8 @@ enum class Mode { Lines,
 // What grep prints for one file: its lines, its name, or its count; text or JSON Lines.
 class GrepOutput {
 public:
-    GrepOutput(Mode mode, bool json)
-        : mode_(mode),
-          json_(json)
+    explicit GrepOutput(bool json)
+        : json_(json)
     {
     }
     bool line(const QByteArray &spec, uint64_t number, QByteArrayView text)
@@ -75,7 +74,6 @@ private:
             closed_ = true;
         return !ended();
     }
-    Mode mode_;
     bool json_;
     bool closed_ = false;
     std::optional<Error> error_;
@@ -121,7 +119,7 @@ int runGrep(const QStringList &args)
     const Mode mode = parser.isSet(QStringLiteral("l")) ? Mode::FilesWithMatches : parser.isSet(QStringLiteral("c")) ? Mode::Count
                                                                                                                      : Mode::Lines;
     const bool allText = parser.isSet(QStringLiteral("a"));
-    GrepOutput out(mode, parser.isSet(QStringLiteral("json")));
+    GrepOutput out(parser.isSet(QStringLiteral("json")));
 
     auto location = resolve(spec);
     if (!location) {

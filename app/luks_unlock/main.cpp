@@ -6,6 +6,7 @@
 // and a CPU ceiling) before libcryptsetup parses a byte. The key and passwords are wiped on the way out.
 
 #include "sandbox/luks_unlock_protocol.h"
+#include "sandbox/fd_io.h"
 #include "sandbox/lockdown.h"
 
 #include <cerrno>
@@ -18,38 +19,10 @@
 
 namespace {
 
-bool readExactly(int fd, char *p, size_t n)
-{
-    while (n > 0) {
-        const ssize_t got = ::read(fd, p, n);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return false;
-        p += got;
-        n -= size_t(got);
-    }
-    return true;
-}
-
-bool writeAll(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        const ssize_t put = ::write(fd, p, n);
-        if (put < 0 && errno == EINTR)
-            continue;
-        if (put <= 0)
-            return false;
-        p += put;
-        n -= size_t(put);
-    }
-    return true;
-}
-
 int answerError(const QByteArray &what)
 {
     const QByteArray answer = 'E' + what;
-    writeAll(1, answer.constData(), size_t(answer.size()));
+    asc::writeAll(1, answer.constData(), size_t(answer.size()));
     return 1;
 }
 
@@ -66,10 +39,10 @@ int main()
         return 2;
     }
     asc::luks_unlock::Request request;
-    if (!asc::luks_unlock::readRequest([](char *p, size_t n) { return readExactly(0, p, n); }, request))
+    if (!asc::luks_unlock::readRequest([](char *p, size_t n) { return asc::readExactly(0, p, n); }, request))
         return answerError("malformed request");
     const int metadata = ::memfd_create("luks-metadata", MFD_CLOEXEC);
-    if (metadata < 0 || !writeAll(metadata, request.metadata.constData(), size_t(request.metadata.size())))
+    if (metadata < 0 || !asc::writeAll(metadata, request.metadata.constData(), size_t(request.metadata.size())))
         return answerError("cannot keep the metadata in memory: " + QByteArray(std::strerror(errno)));
     asc::LockdownLimits limits;
     limits.memoryBytes = asc::luks_unlock::kMemoryBytes;
@@ -102,7 +75,7 @@ int main()
     }
     crypt_free(cd);
     if (opened == -EPERM) {
-        writeAll(1, "W", 1);
+        asc::writeAll(1, "W", 1);
         return 0;
     }
     if (opened == -ENOMEM)
@@ -113,7 +86,7 @@ int main()
     answer[0] = 'K';
     qToLittleEndian(uint32_t(keySize), answer + 1);
     std::memcpy(answer + 5, key, keySize);
-    const bool sent = writeAll(1, answer, 5 + keySize);
+    const bool sent = asc::writeAll(1, answer, 5 + keySize);
     ::explicit_bzero(key, sizeof key);
     ::explicit_bzero(answer, sizeof answer);
     return sent ? 0 : 1;

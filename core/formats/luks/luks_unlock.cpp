@@ -4,6 +4,7 @@
 #include "sandbox/luks_unlock_protocol.h"
 
 #include "formats/archive/archive_passwords.h"
+#include "sandbox/fd_io.h"
 #include "sandbox/helper_program.h"
 #include "sandbox/spawn.h"
 
@@ -14,7 +15,6 @@
 #include <fcntl.h>
 #include <map>
 #include <mutex>
-#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,20 +43,6 @@ KeyCache &keyCache()
 {
     static KeyCache cache;
     return cache;
-}
-
-bool writeAll(int fd, const QByteArray &bytes)
-{
-    qsizetype done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.constData() + done, size_t(bytes.size() - done));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        done += n;
-    }
-    return true;
 }
 
 QByteArray readAll(int fd)
@@ -111,7 +97,7 @@ Result<QByteArray> unlockWithHelper(const QByteArray &metadata, const QList<QByt
     }
     // The request is written whole before the answer is read: the helper reads all of it first.
     QByteArray request = luks_unlock::encodeRequest(metadata, passwords);
-    const bool sent = writeAll(in[1], request);
+    const bool sent = writeAll(in[1], request.constData(), size_t(request.size()));
     ::explicit_bzero(request.data(), size_t(request.size()));
     ::close(in[1]);
     QByteArray answer = readAll(out[0]);
