@@ -142,6 +142,8 @@ Result<void> lockDown(const LockdownLimits &limits)
     rules.add(SCMP_ACT_ERRNO(EACCES), {"socket", "socketpair", "connect", "bind", "listen", "accept", "accept4", "creat", "unlink",
                                        "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "link", "linkat",
                                        "symlink", "symlinkat", "truncate", "memfd_create"});
+    if (limits.mayExecute)
+        rules.add(SCMP_ACT_ALLOW, {"execve", "execveat"});
     // openat2 passes its flags in memory: refused as unknown (glibc does not need it).
     rules.add(SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2));
     if (!limits.mayOpenFiles) {

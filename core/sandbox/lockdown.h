@@ -25,6 +25,9 @@ struct LockdownLimits {
     // False: open(2) of any path fails too, reading included (the GUI's worker: its parent opens
     // what the file needs and passes the descriptors).
     bool mayOpenFiles = true;
+    // True: execve is allowed (the external tools' jail, whose Landlock rules name the one
+    // program it starts; starting it is the last thing the jail does).
+    bool mayExecute = false;
     // io_uring rings made before the lockdown for the benchmarks' readers (sandbox/ring_pool.h).
     int plainRings = 0;
     int polledRings = 0;

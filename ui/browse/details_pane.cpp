@@ -241,7 +241,7 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
     if (entry.dataOffset != kUnknown)
         html += row(tr("Data offset"), QString::number(entry.dataOffset));
     const auto &layer = tree.layer(tree.layerOf(node));
-    const bool decryptable = entry.encrypted && layer.container && layer.container->formatName() == QLatin1String("zip");
+    const bool decryptable = entry.encrypted && layer.container && (layer.container->formatName() == QLatin1String("zip") || layer.container->formatName() == QLatin1String("7z"));
     if (entry.encrypted)
         html += row(tr("Encrypted"), decryptable ? tr("yes: File > Enter Password… reads it") : tr("yes: ArchiveScope cannot decrypt this format"));
     if (entry.unsafePath)

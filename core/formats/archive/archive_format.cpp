@@ -5,10 +5,12 @@
 
 #include "archive_container.h"
 #include "compression_magic.h"
+#include "seven_zip_tool.h"
 #include "codecs/filter_chain.h"
 #include "vfs/problems.h"
 
 #include <archive.h>
+#include <cstring>
 
 namespace asc {
 
@@ -86,9 +88,27 @@ static int probeCompressed(const ProbeInput &input)
     return reader && !(*reader)->filterNames().isEmpty() ? 30 : 0;
 }
 
+// An encrypted 7z goes to 7-Zip (formats/archive/seven_zip_tool.h); a plain one stays with libarchive.
+static int probeEncrypted7z(const ProbeInput &input)
+{
+    static constexpr char kMagic[] = {'7', 'z', '\xbc', '\xaf', '\x27', '\x1c'};
+    if (input.quick || input.head.size() < sizeof kMagic || std::memcmp(input.head.data(), kMagic, sizeof kMagic) != 0)
+        return 0;
+    return sevenZipNeedsTool(input.source) ? 70 : 0;
+}
+
 std::vector<Format> archiveFormats()
 {
     std::vector<Format> formats;
+    Format encrypted7z;
+    encrypted7z.name = QStringLiteral("7z-encrypted");
+    encrypted7z.description = QStringLiteral("7z with AES-256 encrypted content or names, read by 7-Zip's 7zz in a jail");
+    encrypted7z.mimeTypes = {QStringLiteral("application/x-7z-compressed")};
+    encrypted7z.suffixes = {QStringLiteral("7z")};
+    encrypted7z.probe = probeEncrypted7z;
+    encrypted7z.openContainer = [](SourcePtr source) { return SevenZipToolContainer::open(std::move(source)); };
+    formats.push_back(std::move(encrypted7z));
+
     Format archive;
     archive.name = QStringLiteral("archive");
     archive.description = QStringLiteral("archives libarchive reads");

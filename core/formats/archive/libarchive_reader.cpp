@@ -554,6 +554,11 @@ int LibarchiveReader::formatCode() const
     return archive_format(archive_);
 }
 
+bool LibarchiveReader::hasEncryptedEntries() const
+{
+    return archive_read_has_encrypted_entries(archive_) > 0;
+}
+
 QStringList LibarchiveReader::filterNames() const
 {
     QStringList names;

@@ -64,6 +64,8 @@ public:
 
     QString formatName() const;
     int formatCode() const; // archive_format(): ARCHIVE_FORMAT_* (0 before the first header)
+    // Whether the format says some entry is encrypted (archive_read_has_encrypted_entries).
+    bool hasEncryptedEntries() const;
     QStringList filterNames() const;
     bool decompresses() const; // a filter that decompresses (not only rpm's or uu's unwrapping)
     uint64_t entriesRead() const { return entriesRead_; }

@@ -12,6 +12,7 @@
 #include "io/byte_text.h"
 #include "io/file_source.h"
 #include "io/scratch_file.h"
+#include "sandbox/tool_run.h"
 #include "open/worker/worker_inbox.h"
 
 #include <QDir>
@@ -234,6 +235,27 @@ Result<QByteArray> requestVolumeKey(int fd, const QByteArray &metadata, const QL
     return key;
 }
 
+// An external decoder's framed output, started by the parent (sandbox/tool_run.h).
+Result<int> requestTool(int fd, const ToolRun &run, const Other &other)
+{
+    int passed = -1;
+    Message request(Kind::RunTool);
+    request << run.encode();
+    Received reply = askParent(fd, request.bytes(), Kind::FileAnswer, &passed, other);
+    request.wipe();
+    qint32 errnum = EPROTO;
+    reply >> errnum;
+    if (reply.ok() && errnum == 0 && passed >= 0)
+        return passed;
+    if (passed >= 0)
+        ::close(passed);
+    Error error;
+    reply >> error;
+    if (!reply.ok())
+        return Error::system(QFile::decodeName(run.archive), QStringLiteral("run 7-Zip through the parent"), errnum > 0 ? errnum : EPROTO);
+    return error;
+}
+
 // The same file as the user named it: compared as absolute, cleaned paths.
 bool sameFile(const QString &a, const QString &b)
 {
@@ -263,11 +285,12 @@ void askParentOn(int fd, const Other &other)
     setVolumeUnlocker([fd, other](const QByteArray &metadata, const QList<QByteArray> &passwords, const QString &name) {
         return requestVolumeKey(fd, metadata, passwords, name, other);
     });
+    setToolStarter([fd, other](const ToolRun &run) { return requestTool(fd, run, other); });
 }
 
 bool isWorkerRequest(Kind kind)
 {
-    return kind == Kind::OpenFile || kind == Kind::CreateScratch || kind == Kind::WriteExport || kind == Kind::UnlockVolume;
+    return kind == Kind::OpenFile || kind == Kind::CreateScratch || kind == Kind::WriteExport || kind == Kind::UnlockVolume || kind == Kind::RunTool;
 }
 
 bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
@@ -349,6 +372,40 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
         if (key)
             ::explicit_bzero(key->data(), size_t(key->size()));
         return sent;
+    }
+    case Kind::RunTool: {
+        // The worker names a tool, an operation, an archive and a member; the argv is built by
+        // sandbox/tool_run from that, and the archive must be one the worker may read.
+        QByteArray encoded;
+        request >> encoded;
+        std::optional<ToolRun> run = request.ok() ? ToolRun::decode(encoded) : std::nullopt;
+        ::explicit_bzero(encoded.data(), size_t(encoded.size()));
+        Result<int> started = Error::system(QStringLiteral("worker"), QStringLiteral("run a tool"), EPROTO);
+        if (run) {
+            const QByteArray asked = canonical(run->archive);
+            QList<QByteArray> readable;
+            for (const QString &file : grants.files) {
+                const FileGrant grant = grantOf(file);
+                if (!asked.isEmpty() && grantCovers(grant, asked))
+                    readable = QList<QByteArray>{asked} + grant.parts;
+            }
+            if (readable.isEmpty() && !asked.isEmpty()) { // a file the policy lets it read otherwise
+                const int allowed = openForWorker(grants.files, asked, grants.approved);
+                if (allowed >= 0) {
+                    ::close(allowed);
+                    readable = {asked};
+                }
+            }
+            run->archive = asked;
+            started = readable.isEmpty() ? Result<int>(Error::system(QFile::decodeName(run->archive), QStringLiteral("run 7-Zip on"), EACCES))
+                                         : startJailedTool(*run, readable);
+            run->wipe();
+        }
+        Message answer(Kind::FileAnswer);
+        answer << qint32(started ? 0 : EACCES);
+        if (!started)
+            answer << started.error();
+        return pass(answer, started ? *started : -1);
     }
     default:
         return pass(Message(Kind::FileAnswer) << qint32(EPROTO), -1);

@@ -62,6 +62,7 @@ enum class Kind : quint8 {
     BenchPoint, // a finished point of a Bench (as JSON)
     BenchProgress, // before each run of a Bench: done, total, what
     UnlockVolume, // inside any request: open this LUKS metadata's key with these passwords (the worker cannot start the helper)
+    RunTool, // inside any request: run this external decoder (sandbox/tool_run.h) -> FileAnswer with its framed output
 };
 
 // Requests served one after another on the same worker thread; the two lanes run side by side.
