@@ -64,7 +64,8 @@ static const char *kHelp =
     "--charset NAME decodes legacy archive names (zip, tar, cpio, cab) from NAME (e.g. CP866,\n"
     "KOI8-R, SHIFT_JIS); by default names are shown as stored and SPECs match them byte for byte.\n"
     "--password-file FILE (one password per line, tried in turn) or ARCHIVESCOPE_PASSWORD decrypts\n"
-    "encrypted zip entries (ZipCrypto, WinZip AES); passwords never go on the command line.\n"
+    "encrypted zip entries (ZipCrypto, WinZip AES) and 7z (through 7-Zip's 7zz, jailed); passwords\n"
+    "never go on the command line. On a terminal with neither, the CLI asks.\n"
     "Exit status: 0 success, 1 bad input, failed operation or any problem reported on stderr\n"
     "(a damaged header skipped, an unreadable entry), 2 usage error.\n";
 

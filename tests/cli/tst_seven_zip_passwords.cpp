@@ -74,7 +74,8 @@ private Q_SLOTS:
                                                                     "7zz a -snl -pS3cret -mhe=on ../names.7z . >/dev/null; "
                                                                     "7zz a -snl -pS3cret ../content.7z . >/dev/null; "
                                                                     "7zz a -snl -pS3cret -ms=off ../unsolid.7z a.txt sub >/dev/null; "
-                                                                    "7zz a -pS3cret -mhe=on -v3m ../split.7z big.bin a.txt >/dev/null")},
+                                                                    "7zz a -pS3cret -mhe=on -v3m ../split.7z big.bin a.txt >/dev/null; "
+                                                                    "7zz a -pS3cret -mem=AES256 ../aes.zip sub >/dev/null")},
                               300000, dir_.path());
         QVERIFY2(made.exitCode == 0, made.err.constData());
         passwords_ = test::writeFile(dir_, QStringLiteral("passwords"), "not this one\nS3cret\n");
@@ -193,6 +194,51 @@ private Q_SLOTS:
         QVERIFY2(extracted.exitCode == 0, extracted.err.constData());
         QCOMPARE(test::sha256File(target + QStringLiteral("/big.bin")), test::sha256File(path(QStringLiteral("src/big.bin"))));
         QCOMPARE(QFileInfo(target + QStringLiteral("/link")).symLinkTarget(), QFileInfo(target + QStringLiteral("/sub/ünïcödé.txt")).absoluteFilePath());
+    }
+
+    // stdin a terminal (a pty), no --password-file, no ARCHIVESCOPE_PASSWORD: the worker asks its
+    // parent, which asks on the terminal without echo, again when wrong; names and content open
+    // (a zip's too: libarchive's passphrase callback asks the same way).
+    void theTerminalIsAskedWhenNoPasswordWasGiven_data()
+    {
+        QTest::addColumn<QString>("spec");
+        QTest::newRow("names encrypted") << QStringLiteral("names.7z!/sub/ünïcödé.txt");
+        QTest::newRow("content encrypted") << QStringLiteral("content.7z!/sub/ünïcödé.txt");
+        QTest::newRow("zip, WinZip AES (libarchive asks)") << QStringLiteral("aes.zip!/sub/ünïcödé.txt");
+    }
+
+    void theTerminalIsAskedWhenNoPasswordWasGiven()
+    {
+        QFETCH(QString, spec);
+        ASC_REQUIRE_TOOL(QStringLiteral("python3"));
+        const QString script = QStringLiteral(R"PY(
+import os, pty, sys
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+seen = b''
+since = 0 # where the output after the last answer starts: one prompt each
+answers = [b'not it\n', b'S3cret\n']
+while True:
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    seen += chunk
+    if answers and b'password' in seen[since:] and seen[since:].rstrip().endswith(b':'):
+        os.write(fd, answers.pop(0))
+        since = len(seen)
+_, status = os.waitpid(pid, 0)
+sys.stdout.buffer.write(seen)
+sys.exit(os.WEXITSTATUS(status))
+)PY");
+        auto r = test::run(QStringLiteral("python3"), {QStringLiteral("-c"), script, QStringLiteral(CLI_PATH), QStringLiteral("cat"), path(spec)});
+        QVERIFY2(r.exitCode == 0, r.out.constData());
+        QVERIFY2(r.out.contains("password for ") && r.out.contains("wrong password for "), r.out.constData());
+        QVERIFY2(r.out.contains("names in UTF-8"), r.out.constData());
+        QVERIFY2(!r.out.contains("S3cret") && !r.out.contains("not it"), r.out.constData()); // never echoed
     }
 
     // A byte of the encrypted stream changed: 7zz's decoder or the CRC says so, never bytes with exit 0.

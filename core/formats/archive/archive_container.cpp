@@ -344,7 +344,7 @@ std::optional<Error> ArchiveContainer::refuseEncrypted(const Entry &entry, const
         return std::nullopt;
     if (formatName_ != QLatin1String("zip"))
         return Error::make(ErrorKind::Unsupported, name, QStringLiteral("entry is encrypted; ArchiveScope cannot decrypt %1 entries").arg(formatName_));
-    if (archivePasswords().isEmpty())
+    if (archivePasswords().isEmpty() && !canAskForPasswords())
         return Error::make(ErrorKind::Password, name, QStringLiteral("entry is encrypted: a password is needed (--password-file FILE or ARCHIVESCOPE_PASSWORD)"));
     return std::nullopt;
 }

@@ -75,6 +75,13 @@ std::optional<QByteArray> askForPassword(const QString &what, bool wrong)
     return asker ? asker(what, wrong) : std::nullopt;
 }
 
+void rememberTypedPassword(const QByteArray &password)
+{
+    std::lock_guard lock(defaultMutex());
+    if (!defaultPasswords().contains(password))
+        defaultPasswords().append(QByteArray(password.constData(), password.size())); // its own bytes, wiped with the list
+}
+
 ArchivePasswordsScope::ArchivePasswordsScope(QList<QByteArray> passwords)
     : passwords_(std::move(passwords)),
       outer_(tPasswords)

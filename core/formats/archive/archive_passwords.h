@@ -25,6 +25,9 @@ using PasswordAsker = std::function<std::optional<QByteArray>(const QString &wha
 void setPasswordAsker(PasswordAsker asker);
 bool canAskForPasswords();
 std::optional<QByteArray> askForPassword(const QString &what, bool wrong);
+// A password the user typed: tried after the given ones from now on, by every reader of this
+// process (so one answer serves the archive's every entry). Memory only.
+void rememberTypedPassword(const QByteArray &password);
 
 // This thread's passwords while alive (a worker request's).
 class ArchivePasswordsScope {

@@ -46,6 +46,8 @@ LibarchiveReader::~LibarchiveReader()
 {
     if (archive_)
         archive_read_free(archive_);
+    if (!typed_.isEmpty())
+        ::explicit_bzero(typed_.data(), size_t(typed_.size()));
 }
 
 Error LibarchiveReader::error(const QString &what) const
@@ -60,11 +62,32 @@ Error LibarchiveReader::error(const QString &what) const
 }
 
 // Encrypted zip entries (ZipCrypto, WinZip AES) are decrypted by libarchive with the first of
-// these that fits; libarchive copies them.
-static void addPassphrases(archive *a)
+// these that fits; libarchive copies them. When none fits (or none was given) and the user can be
+// asked (the CLI on a terminal), libarchive asks through the callback, up to three times.
+static void addPassphrases(archive *a, LibarchiveReader *reader, archive_passphrase_callback *ask)
 {
     for (const QByteArray &password : archivePasswords())
         archive_read_add_passphrase(a, password.constData());
+    if (canAskForPasswords())
+        archive_read_set_passphrase_callback(a, reader, ask);
+}
+
+const char *LibarchiveReader::askPassphrase(archive *, void *self)
+{
+    auto *reader = static_cast<LibarchiveReader *>(self);
+    if (!reader->typed_.isEmpty())
+        ::explicit_bzero(reader->typed_.data(), size_t(reader->typed_.size()));
+    reader->typed_.clear();
+    if (reader->asked_ >= 3)
+        return nullptr;
+    const bool wrong = reader->asked_ > 0 || !archivePasswords().isEmpty();
+    ++reader->asked_;
+    std::optional<QByteArray> typed = askForPassword(reader->source_->name(), wrong);
+    if (!typed)
+        return nullptr;
+    rememberTypedPassword(*typed);
+    reader->typed_ = std::move(*typed);
+    return reader->typed_.constData();
 }
 
 Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openMemberAt(SourcePtr source, StreamPtr decoded, MemberFormat format,
@@ -93,7 +116,7 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::openMemberAt(SourceP
     if (!nameCharset.isEmpty() && !isKnownCharset(nameCharset))
         return Error::make(ErrorKind::Usage, reader->source_->name(), QStringLiteral("cannot decode names from '%1'").arg(QString::fromLatin1(nameCharset)));
     reader->nameCharset_ = nameCharset;
-    addPassphrases(a);
+    addPassphrases(a, reader.get(), &LibarchiveReader::askPassphrase);
     reader->decoded_ = std::make_unique<Readahead>(std::move(decoded), false);
     reader->ourFilters_ = {QStringLiteral("decoded")};
     archive_read_set_callback_data(a, reader.get());
@@ -129,7 +152,7 @@ Result<std::unique_ptr<LibarchiveReader>> LibarchiveReader::open(SourcePtr sourc
     archive_read_support_filter_all(a);
     if (mode == Mode::Archives) {
         archive_read_support_format_all(a);
-        addPassphrases(a);
+        addPassphrases(a, reader.get(), &LibarchiveReader::askPassphrase);
     } else {
         archive_read_support_format_raw(a);
         archive_read_support_format_empty(a); // a stream that decodes to nothing (next() makes its entry)

@@ -96,6 +96,10 @@ private:
     size_t blockSize_ = 0; // kBlockSize, or less for a smaller file
     size_t readSize_ = 16 << 10; // how much of block_ the next read fills: small for headers, whole for data
     size_t headerReadSize_ = 16 << 10; // readSize_ while headers are read
+    // libarchive's passphrase callback: asks the user (a terminal) once the given ones failed.
+    static const char *askPassphrase(archive *, void *self);
+    QByteArray typed_; // the last answer, valid while libarchive tries it
+    int asked_ = 0;
     uint64_t position_ = 0;
     uint64_t decodedOut_ = 0; // bytes of decoded_ handed to libarchive
     uint64_t headerPosition_ = kUnknown;

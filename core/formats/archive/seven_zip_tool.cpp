@@ -258,16 +258,40 @@ Result<ContainerPtr> SevenZipToolContainer::open(SourcePtr source)
     return ContainerPtr(std::move(container));
 }
 
+// Tries the given passwords in turn, then (a terminal to ask on) up to three the user types:
+// `attempt` says whether one opens (true), does not (false), or fails otherwise (an error).
+// The one that opened, or the password error naming `what`.
+static Result<QByteArray> firstThatOpens(const QString &what, const QString &needs, const std::function<Result<bool>(const QByteArray &)> &attempt)
+{
+    const QList<QByteArray> given = archivePasswords();
+    for (const QByteArray &password : given) {
+        auto opened = attempt(password);
+        if (!opened)
+            return std::move(opened).error();
+        if (*opened)
+            return password;
+    }
+    bool wrong = !given.isEmpty();
+    for (int asked = 0; asked < 3 && canAskForPasswords(); ++asked) {
+        std::optional<QByteArray> typed = askForPassword(what, wrong);
+        if (!typed)
+            break;
+        auto opened = attempt(*typed);
+        if (!opened)
+            return std::move(opened).error();
+        if (*opened)
+            return *typed;
+        ::explicit_bzero(typed->data(), size_t(typed->size()));
+        wrong = true;
+    }
+    return passwordError(what, wrong, needs);
+}
+
 Result<void> SevenZipToolContainer::load()
 {
     const QString what = source_->name();
-    QList<QByteArray> passwords{QByteArray()};
-    if (namesEncrypted_) {
-        passwords = archivePasswords();
-        if (passwords.isEmpty())
-            return passwordError(what, false, QStringLiteral("its list of names"));
-    }
-    for (const QByteArray &password : passwords) {
+    // One listing run; false when the password does not open the names.
+    auto listWith = [&](const QByteArray &password) -> Result<bool> {
         auto stream = runTool(ToolOperation::List, path_, {}, password, what);
         if (!stream)
             return std::move(stream).error();
@@ -276,19 +300,27 @@ Result<void> SevenZipToolContainer::load()
             return std::move(text).error();
         if (!(*stream)->succeeded()) {
             if (saysWrongPassword(**stream) && namesEncrypted_)
-                continue;
+                return false;
             return Error::make(ErrorKind::Format, what, QStringLiteral("7-Zip could not list it: %1").arg((*stream)->howItEnded()));
         }
         auto listing = parseSevenZipListing(*text, what);
         if (!listing)
             return std::move(listing).error();
         listing_ = std::move(*listing);
-        if (namesEncrypted_ || !listing_.anyEncrypted)
-            password_ = password;
-        break;
+        return true;
+    };
+    if (namesEncrypted_) {
+        auto opened = firstThatOpens(what, QStringLiteral("its list of names"), listWith);
+        if (!opened)
+            return std::move(opened).error();
+        password_ = *opened; // the names' password opens the content too
+    } else {
+        auto listed = listWith(QByteArray());
+        if (!listed)
+            return std::move(listed).error();
+        if (!listing_.anyEncrypted)
+            password_ = QByteArray();
     }
-    if (namesEncrypted_ && !password_)
-        return passwordError(what, true, QStringLiteral("its list of names"));
 
     // Symlink targets are their content: read for the listing when no question is needed for it.
     int targets = 0;
@@ -296,7 +328,7 @@ Result<void> SevenZipToolContainer::load()
         if (item.entry.type != EntryType::Symlink || item.streamBytes == 0 || item.streamBytes > 4096 || targets >= kSymlinkTargets)
             continue;
         if (item.entry.encrypted && !password_ && archivePasswords().isEmpty())
-            continue;
+            continue; // not worth a question (a walk reads the targets on its way)
         ++targets;
         auto password = item.entry.encrypted ? contentPassword(entryName(item.entry)) : Result<QByteArray>(QByteArray());
         auto target = password ? readItem(path_, item, *password, entryName(item.entry)) : Result<QByteArray>(password.error());
@@ -318,28 +350,26 @@ Result<QByteArray> SevenZipToolContainer::contentPassword(const QString &what)
     const std::lock_guard lock(mutex_);
     if (password_)
         return *password_;
-    const QList<QByteArray> passwords = archivePasswords();
-    if (passwords.isEmpty())
-        return passwordError(what, false, QStringLiteral("this entry"));
     // The smallest encrypted file with a CRC says whether a password is the one.
     const SevenZipItem *smallest = nullptr;
     for (const SevenZipItem &item : listing_.items)
         if (item.entry.encrypted && item.crc && item.streamBytes > 0 && (!smallest || item.streamBytes < smallest->streamBytes))
             smallest = &item;
-    if (!smallest) {
-        password_ = passwords.front();
-        return *password_;
-    }
-    for (const QByteArray &password : passwords) {
+    auto opens = [&](const QByteArray &password) -> Result<bool> {
+        if (!smallest)
+            return true; // nothing to check it on: no encrypted file has content
         auto bytes = readItem(path_, *smallest, password, entryName(smallest->entry));
-        if (bytes) {
-            password_ = password;
-            return password;
-        }
-        if (bytes.error().kind != ErrorKind::Password && bytes.error().kind != ErrorKind::Checksum)
-            return std::move(bytes).error();
-    }
-    return passwordError(what, true, QStringLiteral("this entry"));
+        if (bytes)
+            return true;
+        if (bytes.error().kind == ErrorKind::Password || bytes.error().kind == ErrorKind::Checksum)
+            return false;
+        return std::move(bytes).error();
+    };
+    auto opened = firstThatOpens(what, QStringLiteral("this entry"), opens);
+    if (!opened)
+        return std::move(opened).error();
+    password_ = *opened;
+    return *password_;
 }
 
 Result<void> SevenZipToolContainer::list(const EntrySink &sink)
@@ -429,6 +459,17 @@ Result<void> SevenZipToolContainer::walk(const ContentSink &sink)
             return take(out);
         };
         Entry entry = item.entry;
+        if (entry.type == EntryType::Symlink && item.streamBytes <= 4096) { // its target is its content
+            std::vector<char> target(size_t(item.streamBytes));
+            size_t filled = 0;
+            while (filled < target.size()) {
+                auto got = take(std::span<char>(target).subspan(filled));
+                if (!got)
+                    return std::move(got).error();
+                filled += *got;
+            }
+            entry.target = QByteArray(target.data(), qsizetype(target.size()));
+        }
         auto keepGoing = sink(entry, content);
         if (!keepGoing)
             return std::move(keepGoing).error();

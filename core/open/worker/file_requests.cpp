@@ -256,6 +256,23 @@ Result<int> requestTool(int fd, const ToolRun &run, const Other &other)
     return error;
 }
 
+// The user's answer, asked by the parent (the CLI's terminal): the worker has none to ask on.
+std::optional<QByteArray> requestPassword(int fd, const QString &what, bool wrong, const Other &other)
+{
+    int passed = -1;
+    Received reply = askParent(fd, (Message(Kind::AskPassword) << what << wrong).bytes(), Kind::PasswordAnswer, &passed, other);
+    if (passed >= 0)
+        ::close(passed);
+    bool given = false;
+    QByteArray password;
+    reply >> given;
+    if (given)
+        reply >> password;
+    if (!reply.ok() || !given || password.isEmpty())
+        return std::nullopt;
+    return password;
+}
+
 // The same file as the user named it: compared as absolute, cleaned paths.
 bool sameFile(const QString &a, const QString &b)
 {
@@ -286,11 +303,14 @@ void askParentOn(int fd, const Other &other)
         return requestVolumeKey(fd, metadata, passwords, name, other);
     });
     setToolStarter([fd, other](const ToolRun &run) { return requestTool(fd, run, other); });
+    // A parent that can ask (the CLI on a terminal; a forked worker inherits its asker) is asked.
+    if (canAskForPasswords())
+        setPasswordAsker([fd, other](const QString &what, bool wrong) { return requestPassword(fd, what, wrong, other); });
 }
 
 bool isWorkerRequest(Kind kind)
 {
-    return kind == Kind::OpenFile || kind == Kind::CreateScratch || kind == Kind::WriteExport || kind == Kind::UnlockVolume || kind == Kind::RunTool;
+    return kind == Kind::OpenFile || kind == Kind::CreateScratch || kind == Kind::WriteExport || kind == Kind::UnlockVolume || kind == Kind::RunTool || kind == Kind::AskPassword;
 }
 
 bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
@@ -371,6 +391,21 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
         answer.wipe();
         if (key)
             ::explicit_bzero(key->data(), size_t(key->size()));
+        return sent;
+    }
+    case Kind::AskPassword: {
+        QString what;
+        bool wrong = false;
+        request >> what >> wrong;
+        std::optional<QByteArray> password = request.ok() ? askForPassword(what, wrong) : std::nullopt;
+        Message answer(Kind::PasswordAnswer);
+        answer << bool(password);
+        if (password)
+            answer << *password;
+        const bool sent = wire::sendFrame(fd, answer.bytes());
+        answer.wipe();
+        if (password)
+            ::explicit_bzero(password->data(), size_t(password->size()));
         return sent;
     }
     case Kind::RunTool: {

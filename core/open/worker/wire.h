@@ -43,6 +43,7 @@ enum class Kind : quint8 {
     ExportAnswer, // the answer to WriteExport: written, or not and its Error
     Bench, // the bench's sweep (bench/bench_in_worker.h) -> (BenchPoint | BenchProgress)..., Done
     UnlockAnswer, // the answer to UnlockVolume: true and the volume key, or false and its Error
+    PasswordAnswer, // the answer to AskPassword: true and the password, or false (nobody answered)
     // worker -> client
     Inspected = 64,
     Container,
@@ -63,6 +64,7 @@ enum class Kind : quint8 {
     BenchProgress, // before each run of a Bench: done, total, what
     UnlockVolume, // inside any request: open this LUKS metadata's key with these passwords (the worker cannot start the helper)
     RunTool, // inside any request: run this external decoder (sandbox/tool_run.h) -> FileAnswer with its framed output
+    AskPassword, // inside any request: ask the user for a password for this SPEC (wrong: the last did not open it)
 };
 
 // Requests served one after another on the same worker thread; the two lanes run side by side.

@@ -12,7 +12,7 @@ namespace {
 
 bool isAnswer(Kind kind)
 {
-    return kind == Kind::BackingAnswer || kind == Kind::FileAnswer || kind == Kind::ExportAnswer || kind == Kind::UnlockAnswer;
+    return kind == Kind::BackingAnswer || kind == Kind::FileAnswer || kind == Kind::ExportAnswer || kind == Kind::UnlockAnswer || kind == Kind::PasswordAnswer;
 }
 
 } // namespace
