@@ -31,6 +31,7 @@ int runMap(const QStringList &args);
 int runPxarCreate(const QStringList &args);
 int runWriteBench(const QStringList &args);
 int runMimeType(const QStringList &args);
+int runMount(const QStringList &args);
 // Runs `dispatch` on the command after `--` with the I/O trace on.
 int runTrace(const QStringList &args, const std::function<int(const QStringList &)> &dispatch);
 

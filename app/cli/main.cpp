@@ -46,6 +46,8 @@ static const char *kHelp =
     "  hash SPEC [--algo A]         HASH  path for every file below SPEC, as sha256sum prints it\n"
     "  test SPEC [--json]           read everything below SPEC (and inside it), report each problem\n"
     "  grep PATTERN SPEC [-iFEPlca] the lines that match in every file below SPEC (and inside it)\n"
+    "  mount SPEC DIR               read-only FUSE mount of SPEC (--recursive: archives inside as\n"
+    "                               folders; --foreground); fusermount3 -u DIR unmounts\n"
     "  pxar-create DIR -o OUT       write DIR as a pxar archive (--split: .mpxar + .ppxar)\n"
     "  chart RESULT.json -o OUT     render a bench result as PNG, SVG or PDF\n"
     "  bench SPEC [options]         read-strategy x buffer-size sweep\n"
@@ -53,8 +55,8 @@ static const char *kHelp =
     "  compare A.json B.json        ratios between two bench results\n"
     "  trace [-o FILE] -- COMMAND   every read COMMAND makes, as JSON Lines, and a summary\n"
     "\n"
-    "info, ls, cat, hash, test, grep, map, mime-type and extract parse the file in a locked-down worker process\n"
-    "(extract writes the files from this one): a crash,\n"
+    "info, ls, cat, hash, test, grep, map, mime-type, extract and mount parse the file in a locked-down\n"
+    "worker process (extract writes the files and mount serves them from this one): a crash,\n"
     "a memory blow-up (--memory-limit SIZE, default 2G) or a loop that works without reading or\n"
     "writing (--time-limit SECONDS, default 30) ends it with a message, exit status 1;\n"
     "--no-sandbox parses in this process.\n"
@@ -207,6 +209,7 @@ int main(int argc, char **argv)
         {"writebench", cli::runWriteBench},
         {"mime-type", cli::runMimeType},
         {"pxar-create", cli::runPxarCreate},
+        {"mount", cli::runMount},
     };
     // The command named by a[0], run in this process; problems reported on the way make it fail.
     auto runHere = [&](const QStringList &a) {

@@ -76,6 +76,8 @@ public:
     int32_t layerCount() const { return int32_t(layers_.size()); }
     // Whether the node is the root of a nested layer (a file that was opened as a container).
     bool isLayerRoot(int32_t node) const { return layerOfRoot_.contains(node); }
+    // The layer a nested layer's root node roots (-1 when it is none).
+    int32_t rootedLayer(int32_t node) const { return layerOfRoot_.value(node, -1); }
     // SPEC of a node: its layer's SPEC, "!/", its path.
     QString spec(int32_t node) const;
 

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: MIT
+// `mount SPEC DIR [--foreground] [--recursive]`: SPEC read-only through FUSE 3 (the low-level
+// API), as a tree of folders and files (open/mounted_tree.h). Every byte is parsed in the
+// sandboxed worker; this process only forwards: a lookup, a listing or a read is a request to
+// it, and a worker that has died answers EIO, never a hang. `fusermount3 -u DIR` ends it. Without
+// --foreground the mount runs in the background once it is in place (the command says whether
+// it is, and exits).
+
+#define FUSE_USE_VERSION 34
+
+#include "argument_parser.h"
+#include "cli_output.h"
+#include "commands.h"
+#include "worker_options.h"
+
+#include "open/reading_policy.h"
+#include "open/mounted_tree.h"
+#include "open/spec.h"
+#include "open/worker/remote_container.h"
+#include "sandbox/fd_io.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <fuse_lowlevel.h>
+#include <map>
+#include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace asc::cli {
+
+namespace {
+
+struct Mounted {
+    MountedTree tree;
+    bool foreground = false;
+    std::mutex mutex; // guards files, next
+    std::map<uint64_t, SourcePtr> files; // open files by handle
+    uint64_t next = 1;
+};
+
+Mounted &mounted(fuse_req_t req)
+{
+    return *static_cast<Mounted *>(fuse_req_userdata(req));
+}
+
+int32_t nodeOf(fuse_ino_t ino)
+{
+    return int32_t(ino) - 1; // FUSE's root is inode 1, the tree's is node 0
+}
+
+// The errno a failure is answered with; said on stderr in the foreground (NotFound is routine).
+int errnoOf(Mounted &m, const Error &error)
+{
+    if (m.foreground && error.kind != ErrorKind::NotFound)
+        reportProblemLine(error);
+    switch (error.kind) {
+    case ErrorKind::NotFound:
+        return ENOENT;
+    case ErrorKind::Usage:
+        return error.message.contains(QLatin1String("folder")) ? ENOTDIR : EINVAL;
+    case ErrorKind::Password:
+        return EACCES;
+    case ErrorKind::System:
+        return error.errnum > 0 ? error.errnum : EIO;
+    default:
+        return EIO;
+    }
+}
+
+constexpr double kTimeout = 3600; // the content never changes under the mount
+
+void doLookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+    Mounted &m = mounted(req);
+    auto child = m.tree.lookup(nodeOf(parent), QByteArrayView(name));
+    if (!child)
+        return (void)fuse_reply_err(req, errnoOf(m, child.error()));
+    auto st = m.tree.attributes(*child);
+    if (!st)
+        return (void)fuse_reply_err(req, errnoOf(m, st.error()));
+    fuse_entry_param entry{};
+    entry.ino = fuse_ino_t(*child) + 1;
+    entry.attr = *st;
+    entry.attr_timeout = kTimeout;
+    entry.entry_timeout = kTimeout;
+    fuse_reply_entry(req, &entry);
+}
+
+void doGetattr(fuse_req_t req, fuse_ino_t ino, fuse_file_info *)
+{
+    Mounted &m = mounted(req);
+    if (!m.tree.valid(nodeOf(ino)))
+        return (void)fuse_reply_err(req, ENOENT);
+    auto st = m.tree.attributes(nodeOf(ino));
+    if (!st)
+        return (void)fuse_reply_err(req, errnoOf(m, st.error()));
+    fuse_reply_attr(req, &*st, kTimeout);
+}
+
+void doReadlink(fuse_req_t req, fuse_ino_t ino)
+{
+    Mounted &m = mounted(req);
+    auto target = m.tree.linkTarget(nodeOf(ino));
+    if (!target)
+        return (void)fuse_reply_err(req, errnoOf(m, target.error()));
+    fuse_reply_readlink(req, target->constData());
+}
+
+void doReaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info *)
+{
+    Mounted &m = mounted(req);
+    auto children = m.tree.children(nodeOf(ino));
+    if (!children)
+        return (void)fuse_reply_err(req, errnoOf(m, children.error()));
+    std::vector<char> buffer(size);
+    size_t used = 0;
+    // "." and "..", then the children; an entry's offset is the index of the next one.
+    const size_t total = children->size() + 2;
+    for (size_t i = size_t(offset); i < total; ++i) {
+        struct stat st {};
+        QByteArray name;
+        if (i < 2) {
+            name = i == 0 ? "." : "..";
+            st.st_ino = ino;
+            st.st_mode = S_IFDIR;
+        } else {
+            name = (*children)[i - 2].second;
+            st.st_ino = ino_t((*children)[i - 2].first) + 1;
+        }
+        const size_t needed = fuse_add_direntry(req, buffer.data() + used, size - used, name.constData(), &st, off_t(i + 1));
+        if (needed > size - used)
+            break;
+        used += needed;
+    }
+    fuse_reply_buf(req, buffer.data(), used);
+}
+
+void doOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info *fi)
+{
+    Mounted &m = mounted(req);
+    if ((fi->flags & O_ACCMODE) != O_RDONLY)
+        return (void)fuse_reply_err(req, EROFS);
+    auto source = m.tree.open(nodeOf(ino));
+    if (!source)
+        return (void)fuse_reply_err(req, errnoOf(m, source.error()));
+    {
+        const std::lock_guard lock(m.mutex);
+        fi->fh = m.next++;
+        m.files[fi->fh] = std::move(*source);
+    }
+    fi->keep_cache = 1; // the bytes never change
+    fuse_reply_open(req, fi);
+}
+
+void doRead(fuse_req_t req, fuse_ino_t, size_t size, off_t offset, fuse_file_info *fi)
+{
+    Mounted &m = mounted(req);
+    SourcePtr source;
+    {
+        const std::lock_guard lock(m.mutex);
+        const auto it = m.files.find(fi->fh);
+        if (it != m.files.end())
+            source = it->second;
+    }
+    if (!source)
+        return (void)fuse_reply_err(req, EBADF);
+    std::vector<char> buffer(size);
+    size_t filled = 0;
+    while (filled < size) { // readAt may answer less than asked before the end
+        auto got = source->readAt(uint64_t(offset) + filled, std::span<char>(buffer).subspan(filled));
+        if (!got)
+            return (void)fuse_reply_err(req, errnoOf(m, got.error()));
+        if (*got == 0)
+            break;
+        filled += *got;
+    }
+    fuse_reply_buf(req, buffer.data(), filled);
+}
+
+void doRelease(fuse_req_t req, fuse_ino_t, fuse_file_info *fi)
+{
+    Mounted &m = mounted(req);
+    {
+        const std::lock_guard lock(m.mutex);
+        m.files.erase(fi->fh);
+    }
+    fuse_reply_err(req, 0);
+}
+
+void doStatfs(fuse_req_t req, fuse_ino_t)
+{
+    struct statvfs st {};
+    st.f_bsize = 64 * 1024;
+    st.f_namemax = 255;
+    fuse_reply_statfs(req, &st);
+}
+
+} // namespace
+
+int runMount(const QStringList &args)
+{
+    ArgumentParser p(QStringLiteral("mount"), QStringLiteral("Mount SPEC read-only at DIR (FUSE): its entries as files and folders, parsed in the sandboxed worker. `fusermount3 -u DIR` unmounts."));
+    p.addPositional(QStringLiteral("SPEC"), QStringLiteral("what to mount: an archive, a disk image, a partition, a folder inside one"));
+    p.addPositional(QStringLiteral("DIR"), QStringLiteral("an empty folder to mount it on"));
+    p.parser().addOption({QStringLiteral("foreground"), QStringLiteral("Stay in the foreground until unmounted (errors on stderr).")});
+    p.parser().addOption({QStringLiteral("recursive"), QStringLiteral("Show archives, images and filesystems found inside as folders of what they hold.")});
+    if (auto stop = p.parse(args, 2))
+        return *stop;
+    const QString spec = p.parser().positionalArguments().at(0);
+    const QString dir = p.parser().positionalArguments().at(1);
+    const bool foreground = p.parser().isSet(QStringLiteral("foreground"));
+    if (!QFileInfo(dir).isDir())
+        return fail(dir, Error::make(ErrorKind::Usage, dir, QStringLiteral("is not a folder")));
+    if (!workerOptions().sandbox)
+        return usage(QStringLiteral("mount: always parses in the worker (--no-sandbox is not for mounts)"));
+
+    // In the background: a child does everything and says how it went on a pipe, before any
+    // thread of ours exists (the worker's reader is one).
+    int said[2] = {-1, -1};
+    if (!foreground) {
+        if (::pipe2(said, O_CLOEXEC) != 0)
+            return fail(dir, Error::system(dir, QStringLiteral("pipe"), errno));
+        const pid_t child = ::fork();
+        if (child < 0)
+            return fail(dir, Error::system(dir, QStringLiteral("fork"), errno));
+        if (child > 0) {
+            ::close(said[1]);
+            QByteArray answer;
+            char chunk[512];
+            for (ssize_t n; (n = ::read(said[0], chunk, sizeof chunk)) != 0;) {
+                if (n < 0 && errno == EINTR)
+                    continue;
+                if (n < 0)
+                    break;
+                answer.append(chunk, n);
+            }
+            if (answer == "mounted")
+                return Success;
+            std::fputs(answer.isEmpty() ? "archivescope-cli: mount: the mounting process ended without a word\n" : answer.constData(), stderr);
+            return Failure;
+        }
+        ::close(said[0]);
+        ::setsid();
+    }
+    // What goes wrong before the mount is in place is said by the parent (or here in the foreground).
+    auto failed = [&](const QString &what, const Error &error) -> int {
+        if (foreground)
+            return fail(what, error);
+        const QByteArray line = "archivescope-cli: " + error.toString().toUtf8() + '\n';
+        writeAll(said[1], line.constData(), size_t(line.size()));
+        return Failure;
+    };
+
+    const WorkerOptions &sandbox = workerOptions();
+    WorkerSettings settings;
+    settings.limits = sandbox.limits.lockdown;
+    settings.nameCharset = currentNameCharset();
+    auto worker = WorkerChannel::start(splitSpec(spec).file, settings);
+    if (!worker)
+        return failed(spec, worker.error());
+    auto inspected = inspectIn(*worker, spec);
+    if (!inspected)
+        return failed(spec, inspected.error());
+    ContainerPtr root = inspected->container;
+    if (!root && inspected->location.isDirectory())
+        return failed(spec, Error::make(ErrorKind::Unsupported, spec, QStringLiteral("a folder inside an archive is mounted through its archive: mount the archive")));
+    if (!root)
+        return failed(spec, inspected->inspection.openError ? *inspected->inspection.openError
+                                                            : Error::make(ErrorKind::Usage, spec, QStringLiteral("is a file, not something with entries to mount")));
+
+    const int64_t fileMtime = QFileInfo(splitSpec(spec).file).lastModified().toSecsSinceEpoch();
+    Mounted state{MountedTree(root, spec, p.parser().isSet(QStringLiteral("recursive")), fileMtime), foreground, {}, {}, 1};
+    fuse_lowlevel_ops ops{};
+    ops.lookup = doLookup;
+    ops.getattr = doGetattr;
+    ops.readlink = doReadlink;
+    ops.readdir = doReaddir;
+    ops.open = doOpen;
+    ops.read = doRead;
+    ops.release = doRelease;
+    ops.statfs = doStatfs;
+    fuse_args fuseArgs = FUSE_ARGS_INIT(0, nullptr);
+    const QByteArray fsname = "fsname=archivescope:" + QFileInfo(splitSpec(spec).file).fileName().toUtf8().replace(',', '_');
+    for (const char *arg : {"archivescope-cli", "-o", "ro,subtype=archivescope"})
+        fuse_opt_add_arg(&fuseArgs, arg);
+    fuse_opt_add_arg(&fuseArgs, "-o");
+    fuse_opt_add_arg(&fuseArgs, fsname.constData());
+    fuse_session *session = fuse_session_new(&fuseArgs, &ops, sizeof ops, &state);
+    fuse_opt_free_args(&fuseArgs);
+    if (!session)
+        return failed(dir, Error::make(ErrorKind::Unsupported, dir, QStringLiteral("libfuse could not start a session")));
+    if (fuse_session_mount(session, QFile::encodeName(dir).constData()) != 0) {
+        fuse_session_destroy(session);
+        return failed(dir, Error::make(ErrorKind::Unsupported, dir,
+                                       QStringLiteral("cannot mount here (is /dev/fuse there, fusermount3 installed, the folder empty?)")));
+    }
+    fuse_set_signal_handlers(session);
+    if (!foreground) {
+        writeAll(said[1], "mounted", 7);
+        ::close(said[1]);
+        const int null = ::open("/dev/null", O_RDWR);
+        for (int fd : {0, 1, 2})
+            ::dup2(null, fd);
+        if (null > 2)
+            ::close(null);
+    }
+    const int loop = fuse_session_loop(session);
+    fuse_session_unmount(session);
+    fuse_remove_signal_handlers(session);
+    fuse_session_destroy(session);
+    return loop == 0 ? Success : Failure;
+}
+
+} // namespace asc::cli
