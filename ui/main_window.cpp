@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "main_window.h"
+#include "mounts.h"
 #include "open/spec.h"
 
 #include "about_dialog.h"
@@ -144,6 +145,22 @@ void MainWindow::buildMenus()
         }
     });
     password->setObjectName(QStringLiteral("enterPassword"));
+    // Read-only FUSE mounts of the open file, in processes of their own (ui/mounts.h).
+    mounts_ = new Mounts(this);
+    QAction *mount = file->addAction(tr("&Mount…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Mount %1 at (an empty folder)").arg(QFileInfo(splitSpec(currentSpec()).file).fileName()));
+        if (!dir.isEmpty())
+            mountAt(dir);
+    });
+    mount->setObjectName(QStringLiteral("mountAction"));
+    QAction *unmount = file->addAction(tr("&Unmount All"), mounts_, &Mounts::unmountAll);
+    unmount->setObjectName(QStringLiteral("unmountAction"));
+    connect(mounts_, &Mounts::mountedAt, this, [this](const QString &spec, const QString &dir) {
+        statusBar()->showMessage(tr("%1 is mounted read-only at %2 (File > Unmount All, or closing the window, unmounts it)").arg(spec, dir));
+    });
+    connect(mounts_, &Mounts::failed, this, [this](const QString &spec, const QString &why) {
+        browse_->banner()->showMessage(tr("Cannot mount %1: %2").arg(spec, why));
+    });
     QAction *exportChart = file->addAction(tr("Export &Chart…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("throughput.png"), tr("Images (*.png *.svg *.pdf)"));
         if (auto ok = path.isEmpty() ? Result<void>() : bench_->exportChart(path); !ok)
@@ -151,14 +168,17 @@ void MainWindow::buildMenus()
     });
     exportChart->setObjectName(QStringLiteral("exportChartAction"));
     // Only what can be done now: nothing to extract with no file open, no chart before a run.
-    auto updateFileMenu = [this, extract, exportChart] {
+    auto updateFileMenu = [this, extract, exportChart, mount, unmount] {
         extract->setEnabled(browse_->current() && model()->tree().size() > 1);
+        mount->setEnabled(browse_->current() && browse_->current()->inspection.isContainer());
+        unmount->setEnabled(!mounts_->mounted().isEmpty());
         exportChart->setEnabled(!bench_->chart()->isEmpty());
     };
     connect(file, &QMenu::aboutToShow, this, updateFileMenu);
     connect(this, &MainWindow::opened, this, updateFileMenu);
     connect(this, &MainWindow::listingFinished, this, updateFileMenu);
     connect(bench_, &BenchPanel::runFinished, this, updateFileMenu);
+    connect(mounts_, &Mounts::changed, this, updateFileMenu);
     updateFileMenu();
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -377,8 +397,15 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
 }
 
+void MainWindow::mountAt(const QString &dir)
+{
+    if (browse_->current())
+        mounts_->mount(currentSpec(), dir);
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    mounts_->unmountAll();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/splitter"), browse_->splitter()->saveState());

@@ -34,6 +34,7 @@ class HexView;
 class LocationBar;
 class NameEncodingMenu;
 class RecentMenu;
+class Mounts;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -76,6 +77,9 @@ public:
     void setExtraFileOpener(std::function<void(const QString &)> opener) { openElsewhere_ = std::move(opener); }
     void openFiles(const QStringList &specs);
     TraceMenu *traceMenu() const { return traceMenu_; }
+    // Mounts the open file's SPEC read-only at `dir` (File > Mount… after its folder dialog).
+    void mountAt(const QString &dir);
+    Mounts *mounts() const { return mounts_; }
 
 Q_SIGNALS:
     // After each open attempt, successful or not (tests wait on this).
@@ -118,6 +122,7 @@ private:
     StallPrompt *stall_ = nullptr;
     bool busyMessage_ = false;
     TraceMenu *traceMenu_ = nullptr;
+    Mounts *mounts_ = nullptr;
 };
 
 } // namespace asc::ui

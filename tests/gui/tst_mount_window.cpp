@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+// File > Mount… in the window: the open tar.gz is mounted read-only at a folder (through
+// `archivescope-cli mount`, without blocking the window), its files readable there; Unmount All,
+// and closing the window, unmount it. A folder that cannot be mounted on says why in the banner.
+
+#include "main_window.h"
+#include "mounts.h"
+#include "test_files.h"
+
+#include <QAction>
+#include <QDir>
+#include <QSignalSpy>
+#include <QTest>
+#include <sys/stat.h>
+
+using namespace asc;
+
+class TestMountWindow : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    QString tarball_;
+
+    static bool mounted(const QString &dir)
+    {
+        struct stat here {
+        }, above{};
+        return ::stat(QFile::encodeName(dir).constData(), &here) == 0 && ::stat(QFile::encodeName(dir + QStringLiteral("/..")).constData(), &above) == 0 && here.st_dev != above.st_dev;
+    }
+
+    static bool openAndWait(ui::MainWindow &window, const QString &spec)
+    {
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        QSignalSpy opened(&window, &ui::MainWindow::opened);
+        window.openSpec(spec);
+        if ((opened.count() == 0 && !opened.wait(20000)) || !opened.first().at(1).toBool())
+            return false;
+        return listed.count() > 0 || listed.wait(20000);
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("ArchiveScopeTests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mount_window"));
+        ASC_REQUIRE_TOOL(QStringLiteral("fusermount3"));
+        qputenv("ARCHIVESCOPE_CLI", CLI_PATH);
+        test::writeFile(dir_, QStringLiteral("src/docs/a.txt"), "alpha\n");
+        auto made = test::run(QStringLiteral("tar"), {QStringLiteral("czf"), dir_.filePath(QStringLiteral("t.tgz")), QStringLiteral("-C"), dir_.filePath(QStringLiteral("src")), QStringLiteral(".")});
+        QCOMPARE(made.exitCode, 0);
+        tarball_ = dir_.filePath(QStringLiteral("t.tgz"));
+    }
+
+    void mountThenUnmount()
+    {
+        const QString mnt = dir_.filePath(QStringLiteral("mnt"));
+        QVERIFY(QDir().mkpath(mnt));
+        {
+            ui::MainWindow window;
+            window.show();
+            QVERIFY(openAndWait(window, tarball_));
+            QAction *mount = window.findChild<QAction *>(QStringLiteral("mountAction"));
+            QAction *unmount = window.findChild<QAction *>(QStringLiteral("unmountAction"));
+            QVERIFY(mount && mount->isEnabled());
+            QVERIFY(unmount && !unmount->isEnabled());
+            QSignalSpy mountedAt(window.mounts(), &ui::Mounts::mountedAt);
+            window.mountAt(mnt);
+            QVERIFY(mountedAt.wait(30000));
+            QVERIFY(mounted(mnt));
+            QFile a(mnt + QStringLiteral("/docs/a.txt"));
+            QVERIFY(a.open(QIODevice::ReadOnly));
+            QCOMPARE(a.readAll(), QByteArray("alpha\n"));
+            a.close();
+            QVERIFY(unmount->isEnabled());
+            unmount->trigger();
+            QVERIFY(!mounted(mnt));
+            // Mounted again, then the window closes: unmounted with it.
+            window.mountAt(mnt);
+            QVERIFY(mountedAt.wait(30000));
+            QVERIFY(mounted(mnt));
+            window.close();
+        }
+        QVERIFY(!mounted(mnt));
+    }
+
+    void aFolderThatCannotBeMountedOnSaysWhy()
+    {
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(openAndWait(window, tarball_));
+        QSignalSpy failed(window.mounts(), &ui::Mounts::failed);
+        window.mountAt(dir_.filePath(QStringLiteral("no-such-folder")));
+        QVERIFY(failed.wait(30000));
+        QTRY_VERIFY(window.bannerText().contains(QStringLiteral("not a folder")));
+    }
+};
+
+QTEST_MAIN(TestMountWindow)
+#include "tst_mount_window.moc"
