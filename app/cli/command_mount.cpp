@@ -131,8 +131,45 @@ void doReaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_f
         } else {
             name = (*children)[i - 2].second;
             st.st_ino = ino_t((*children)[i - 2].first) + 1;
+            st.st_mode = m.tree.knownType((*children)[i - 2].first); // d_type: find need not stat files
         }
         const size_t needed = fuse_add_direntry(req, buffer.data() + used, size - used, name.constData(), &st, off_t(i + 1));
+        if (needed > size - used)
+            break;
+        used += needed;
+    }
+    fuse_reply_buf(req, buffer.data(), used);
+}
+
+// readdir with each entry's attributes (what `find` and `ls -l` stat next): one request per
+// folder's page instead of a lookup per entry.
+void doReaddirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info *)
+{
+    Mounted &m = mounted(req);
+    auto children = m.tree.children(nodeOf(ino));
+    if (!children)
+        return (void)fuse_reply_err(req, errnoOf(m, children.error()));
+    std::vector<char> buffer(size);
+    size_t used = 0;
+    const size_t total = children->size() + 2;
+    for (size_t i = size_t(offset); i < total; ++i) {
+        fuse_entry_param entry{};
+        QByteArray name;
+        if (i < 2) {
+            name = i == 0 ? "." : "..";
+            entry.attr.st_ino = ino;
+            entry.attr.st_mode = S_IFDIR; // not looked up: the kernel keeps no entry for these
+        } else {
+            name = (*children)[i - 2].second;
+            auto st = m.tree.attributes((*children)[i - 2].first);
+            if (!st)
+                return (void)fuse_reply_err(req, errnoOf(m, st.error()));
+            entry.ino = fuse_ino_t((*children)[i - 2].first) + 1;
+            entry.attr = *st;
+            entry.attr_timeout = kTimeout;
+            entry.entry_timeout = kTimeout;
+        }
+        const size_t needed = fuse_add_direntry_plus(req, buffer.data() + used, size - used, name.constData(), &entry, off_t(i + 1));
         if (needed > size - used)
             break;
         used += needed;
@@ -280,6 +317,7 @@ int runMount(const QStringList &args)
     ops.getattr = doGetattr;
     ops.readlink = doReadlink;
     ops.readdir = doReaddir;
+    ops.readdirplus = doReaddirplus;
     ops.open = doOpen;
     ops.read = doRead;
     ops.release = doRelease;

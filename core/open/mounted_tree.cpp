@@ -71,14 +71,27 @@ bool MountedTree::shownAsFolder(int32_t node, std::unique_lock<std::mutex> &lock
     return true;
 }
 
-int32_t MountedTree::childNamed(int32_t folder, QByteArrayView name) const
+int32_t MountedTree::childNamed(int32_t folder, QByteArrayView name)
 {
-    for (int row = 0; row < tree_.childCount(folder); ++row) {
-        const int32_t child = tree_.child(folder, row);
-        if (tree_.name(child) == name)
-            return child;
+    const int count = tree_.childCount(folder);
+    if (count < 16) { // a short scan beats a table
+        for (int row = 0; row < count; ++row) {
+            const int32_t child = tree_.child(folder, row);
+            if (tree_.name(child) == name)
+                return child;
+        }
+        return -1;
     }
-    return -1;
+    QHash<QByteArray, int32_t> &names = byName_[folder];
+    if (names.size() != count) {
+        names.clear();
+        names.reserve(count);
+        for (int row = 0; row < count; ++row) {
+            const int32_t child = tree_.child(folder, row);
+            names.insert(tree_.name(child).toByteArray(), child);
+        }
+    }
+    return names.value(name.toByteArray(), -1);
 }
 
 Result<void> MountedTree::fill(int32_t folder, std::unique_lock<std::mutex> &lock)
@@ -159,7 +172,7 @@ Result<struct stat> MountedTree::attributes(int32_t node)
     st.st_mtim.tv_sec = fileMtime_; // what has no time of its own (a partition) has its file's
     if (node != kRoot && tree_.hasMtime(node)) {
         st.st_mtim.tv_sec = tree_.mtime(node);
-        st.st_mtim.tv_nsec = long(tree_.entry(node).mtimeNsec);
+        st.st_mtim.tv_nsec = long(tree_.mtimeNsec(node));
     }
     st.st_ctim = st.st_mtim;
     st.st_atim = st.st_mtim;
@@ -205,6 +218,31 @@ Result<struct stat> MountedTree::attributes(int32_t node)
     st.st_size = off_t(size == kUnknown ? 0 : size);
     st.st_blocks = blkcnt_t((st.st_size + 511) / 512);
     return st;
+}
+
+mode_t MountedTree::knownType(int32_t node) const
+{
+    const std::lock_guard lock(mutex_);
+    if (node == kRoot || tree_.isLayerRoot(node) || tree_.type(node) == EntryType::Dir)
+        return S_IFDIR;
+    if (state_[size_t(node)] & kTriedOpen)
+        return state_[size_t(node)] & kOpens ? S_IFDIR : S_IFREG;
+    switch (tree_.type(node)) {
+    case EntryType::Symlink:
+        return S_IFLNK;
+    case EntryType::CharDev:
+        return S_IFCHR;
+    case EntryType::BlockDev:
+        return S_IFBLK;
+    case EntryType::Fifo:
+        return S_IFIFO;
+    case EntryType::Socket:
+        return S_IFSOCK;
+    case EntryType::Partition:
+        return 0;
+    default:
+        return recursive_ && nameSuggestsContainer(tree_.name(node).toByteArray()) ? 0 : S_IFREG;
+    }
 }
 
 Result<QByteArray> MountedTree::linkTarget(int32_t node)

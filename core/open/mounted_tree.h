@@ -9,10 +9,12 @@
 
 #include "vfs/entry_tree.h"
 
+#include <QHash>
 #include <QString>
 #include <mutex>
 #include <optional>
 #include <sys/stat.h>
+#include <unordered_map>
 
 namespace asc {
 
@@ -30,6 +32,9 @@ public:
     // The children of `folder`, listed on first use.
     Result<std::vector<std::pair<int32_t, QByteArray>>> children(int32_t folder);
     Result<QByteArray> linkTarget(int32_t node);
+    // The file type bits of `node` (S_IFDIR, S_IFREG, ...) when known without opening anything;
+    // 0 for a partition or archive not tried yet (a readdir's d_type).
+    mode_t knownType(int32_t node) const;
     // The content of a file node, to read from.
     Result<SourcePtr> open(int32_t node);
     bool valid(int32_t node) const;
@@ -40,7 +45,7 @@ private:
     // archive) that opens as a container; opened now if it has not been tried.
     bool shownAsFolder(int32_t node, std::unique_lock<std::mutex> &lock);
     Result<void> fill(int32_t folder, std::unique_lock<std::mutex> &lock);
-    int32_t childNamed(int32_t folder, QByteArrayView name) const;
+    int32_t childNamed(int32_t folder, QByteArrayView name);
 
     mutable std::mutex mutex_;
     EntryTree tree_;
@@ -49,6 +54,8 @@ private:
     uid_t uid_;
     gid_t gid_;
     std::vector<uint8_t> state_; // per node: what has been done (kFilled, kTriedOpen, kIsFolder)
+    // Per filled folder looked into: its children by name (a folder of 10,000 is not scanned per lookup).
+    std::unordered_map<int32_t, QHash<QByteArray, int32_t>> byName_;
 };
 
 } // namespace asc

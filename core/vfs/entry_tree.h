@@ -55,6 +55,7 @@ public:
     EntryType type(int32_t node) const { return records_[size_t(node)].type; }
     uint64_t contentSize(int32_t node) const { return records_[size_t(node)].size; }
     int64_t mtime(int32_t node) const { return records_[size_t(node)].mtime; }
+    uint32_t mtimeNsec(int32_t node) const { return records_[size_t(node)].mtimeNsec; }
     bool isDirectoryLike(int32_t node) const { return type(node) == EntryType::Dir || isLayerRoot(node); }
     // Single fields without building an Entry (views ask for them for every visible cell).
     bool hasMtime(int32_t node) const { return records_[size_t(node)].flags & kHasMtime; }

@@ -166,6 +166,50 @@ private Q_SLOTS:
         QVERIFY(unmount(mnt));
     }
 
+    // A big member of an indexed tar.gz: a read far inside it starts at the index's point before
+    // it, straight at the member's content, instead of decoding the member up to it. Counted in
+    // the bytes the worker reads (/proc/PID/io), and the bytes compared with the file's.
+    void randomReadsInsideAMemberGoThroughTheIndex()
+    {
+        const QByteArray words = test::seededWords(48 << 20, 11);
+        test::writeFile(dir_, QStringLiteral("bigsrc/words.txt"), words);
+        const QString archive = path(QStringLiteral("big.tgz"));
+        QCOMPARE(test::run(QStringLiteral("tar"), {QStringLiteral("czf"), archive, QStringLiteral("-C"), path(QStringLiteral("bigsrc")), QStringLiteral("words.txt")}).exitCode, 0);
+        auto indexed = test::runCli({QStringLiteral("index"), archive});
+        QVERIFY2(indexed.exitCode == 0, indexed.err.constData());
+        const qint64 archiveBytes = QFileInfo(archive).size();
+        const QString mnt = path(QStringLiteral("mnt-random"));
+        QVERIFY(QDir().mkpath(mnt));
+        Foreground mount;
+        QVERIFY(mount.start({archive}, mnt));
+        const qint64 worker = test::firstChildOf(mount.process.processId());
+        QVERIFY(worker > 0);
+        auto readBytes = [worker] {
+            QFile io(QStringLiteral("/proc/%1/io").arg(worker));
+            if (!io.open(QIODevice::ReadOnly))
+                return qint64(-1);
+            for (const QByteArray &line : io.readAll().split('\n'))
+                if (line.startsWith("rchar: "))
+                    return line.mid(7).toLongLong();
+            return qint64(-1);
+        };
+        QFile file(mnt + QStringLiteral("/words.txt"));
+        QVERIFY(file.open(QIODevice::ReadOnly | QIODevice::Unbuffered));
+        QCOMPARE(file.read(16), words.left(16));
+        for (const qint64 offset : {qint64(40) << 20, qint64(7) << 20, qint64(30) << 20, (qint64(48) << 20) - 70000}) {
+            const qint64 before = readBytes();
+            QVERIFY(file.seek(offset));
+            const QByteArray got = file.read(65536);
+            const qint64 after = readBytes();
+            QCOMPARE(got, words.mid(offset, 65536));
+            // One span of the index (8 MiB decoded) and its neighbour at most, never the member so far.
+            QVERIFY2(after - before < archiveBytes / 2, qPrintable(QStringLiteral("%1 bytes read for a 64 KiB read at %2 of a %3-byte archive").arg(after - before).arg(offset).arg(archiveBytes)));
+        }
+        file.close();
+        QVERIFY(unmount(mnt));
+        QVERIFY(mount.process.waitForFinished(30000));
+    }
+
     void badArgumentsAreSaidBeforeMounting()
     {
         auto missing = test::runCli({QStringLiteral("mount"), path(QStringLiteral("nothing.tgz")), path(QStringLiteral("src"))});

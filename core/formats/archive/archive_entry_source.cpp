@@ -49,14 +49,157 @@ Result<SourcePtr> ArchiveEntrySource::open(SourcePtr archive, LibarchiveReader::
     return SourcePtr(source);
 }
 
+Result<StreamPtr> ArchiveEntrySource::decodedAt(uint64_t offset) const
+{
+    return index_->gzip    ? openGzipAt(archive_, index_->gzip, offset, archive_->name())
+           : index_->xz    ? openXzAt(archive_, index_->xz, offset, archive_->name())
+           : index_->bzip2 ? openBzip2At(archive_, index_->bzip2, offset, archive_->name())
+                           : openFramesAt(archive_, index_->filters == QStringList{QStringLiteral("lz4")} ? FrameFormat::Lz4 : FrameFormat::Zstd,
+                                          index_->frames, offset, archive_->name());
+}
+
+// A tar header block's numeric field: octal text, or base-256 (GNU) with the high bit set.
+static std::optional<uint64_t> tarNumber(const char *field, size_t width)
+{
+    if (uint8_t(field[0]) & 0x80) {
+        uint64_t value = uint8_t(field[0]) & 0x3f;
+        for (size_t i = 1; i < width; ++i) {
+            if (value >> 56)
+                return std::nullopt;
+            value = value << 8 | uint8_t(field[i]);
+        }
+        return value;
+    }
+    uint64_t value = 0;
+    size_t i = 0;
+    while (i < width && field[i] == ' ')
+        ++i;
+    bool any = false;
+    for (; i < width && field[i] >= '0' && field[i] <= '7'; ++i, any = true)
+        value = value << 3 | uint64_t(field[i] - '0');
+    return any ? std::optional<uint64_t>(value) : std::nullopt;
+}
+
+uint64_t ArchiveEntrySource::tarContentStart() const
+{
+    if (!index_ || index_->memberFormat != MemberFormat::Tar)
+        return kUnknown;
+    uint64_t at = index_->headers[size_t(ordinal_)];
+    auto stream = decodedAt(at);
+    if (!stream)
+        return kUnknown;
+    auto exact = [&](char *p, size_t n) {
+        while (n > 0) {
+            auto got = (*stream)->read(std::span(p, n));
+            if (!got || *got == 0)
+                return false;
+            p += *got;
+            n -= *got;
+        }
+        return true;
+    };
+    std::optional<uint64_t> paxSize;
+    for (int headers = 0; headers < 8; ++headers) {
+        char block[512];
+        if (!exact(block, sizeof block))
+            return kUnknown;
+        // The checksum: the sum of the block's bytes with its own field read as spaces.
+        uint64_t sum = 0;
+        for (int i = 0; i < 512; ++i)
+            sum += i >= 148 && i < 156 ? uint8_t(' ') : uint8_t(block[i]);
+        const auto stored = tarNumber(block + 148, 8);
+        const auto size = tarNumber(block + 124, 12);
+        if (!stored || *stored != sum || !size)
+            return kUnknown;
+        at += 512;
+        const char type = block[156];
+        if (type == 'x' || type == 'g' || type == 'L' || type == 'K') {
+            // An extension's data: a pax header may say the member is sparse or give its size.
+            const uint64_t padded = (*size + 511) / 512 * 512;
+            if (padded > (1 << 20))
+                return kUnknown;
+            std::vector<char> extension(static_cast<size_t>(padded));
+            if (!exact(extension.data(), extension.size()))
+                return kUnknown;
+            const QByteArray text(extension.data(), qsizetype(*size));
+            if (type == 'x') {
+                if (text.contains("GNU.sparse"))
+                    return kUnknown;
+                const qsizetype key = text.indexOf(" size=");
+                if (key >= 0)
+                    paxSize = text.mid(key + 6).split('\n').first().toULongLong();
+            }
+            at += padded;
+            continue;
+        }
+        if (type != '0' && type != '\0' && type != '7')
+            return kUnknown; // sparse ('S'), a link, a device: its content is not simply there
+        if (paxSize.value_or(*size) != size_)
+            return kUnknown;
+        return at;
+    }
+    return kUnknown;
+}
+
+std::optional<Result<size_t>> ArchiveEntrySource::readDirect(uint64_t offset, std::span<char> buf) const
+{
+    if (!index_ || mode_ != LibarchiveReader::Mode::Archives)
+        return std::nullopt;
+    if (!contentStartKnown_) {
+        contentStartKnown_ = true;
+        const ProblemScope quiet([](const Error &) {});
+        contentStart_ = tarContentStart();
+    }
+    if (contentStart_ == kUnknown)
+        return std::nullopt;
+    // Near the reader (or the direct stream) ahead: read on from there. Far, or behind: from the
+    // index point before the content offset, straight to it.
+    constexpr uint64_t kNear = 4 << 20;
+    const bool readerNear = reader_ && offset >= decoded_ && offset - decoded_ <= kNear;
+    const bool directNear = direct_ && offset >= directAt_ && offset - directAt_ <= kNear;
+    if (readerNear && !directNear)
+        return std::nullopt;
+    if (!directNear) {
+        auto opened = decodedAt(contentStart_ + offset);
+        if (!opened) {
+            contentStart_ = kUnknown; // the index does not lead there: the member is read through
+            return std::nullopt;
+        }
+        direct_ = std::move(*opened);
+        directAt_ = offset;
+    }
+    std::vector<char> skip;
+    while (directAt_ < offset) {
+        skip.resize(size_t(std::min<uint64_t>(offset - directAt_, 1 << 20)));
+        auto got = direct_->read(skip);
+        if (!got || *got == 0) {
+            direct_.reset();
+            return got ? Result<size_t>(Error::format(name_, std::nullopt, QStringLiteral("the decoded stream ends inside the member"))) : Result<size_t>(got.error());
+        }
+        directAt_ += *got;
+    }
+    const size_t want = size_t(std::min<uint64_t>(buf.size(), size_ - offset));
+    size_t done = 0;
+    while (done < want) {
+        auto got = direct_->read(buf.subspan(done, want - done));
+        if (!got) {
+            direct_.reset();
+            return Result<size_t>(got.error());
+        }
+        if (*got == 0) {
+            direct_.reset();
+            return Result<size_t>(Error::format(name_, std::nullopt, QStringLiteral("the decoded stream ends inside the member, at byte %1 of %2").arg(offset + done).arg(size_)));
+        }
+        done += *got;
+    }
+    directAt_ = offset + done;
+    return Result<size_t>(done);
+}
+
 bool ArchiveEntrySource::restartFromIndex() const
 {
     const uint64_t header = index_->headers[size_t(ordinal_)];
-    auto stream = index_->gzip    ? openGzipAt(archive_, index_->gzip, header, archive_->name())
-                  : index_->xz    ? openXzAt(archive_, index_->xz, header, archive_->name())
-                  : index_->bzip2 ? openBzip2At(archive_, index_->bzip2, header, archive_->name())
-                                  : openFramesAt(archive_, index_->filters == QStringList{QStringLiteral("lz4")} ? FrameFormat::Lz4 : FrameFormat::Zstd,
-                                                 index_->frames, header, archive_->name());
+    auto stream = decodedAt(header);
     if (!stream)
         return false;
     auto r = LibarchiveReader::openMemberAt(archive_, std::move(stream).value(), index_->memberFormat, charset_);
@@ -123,6 +266,8 @@ Result<size_t> ArchiveEntrySource::readAt(uint64_t offset, std::span<char> buf) 
     if (offset >= size_)
         return size_t(0);
     std::lock_guard lock(mutex_);
+    if (auto direct = readDirect(offset, buf))
+        return std::move(*direct);
     if (auto moved = moveTo(offset); !moved)
         return std::move(moved).error();
     const size_t want = size_t(std::min<uint64_t>(buf.size(), size_ - offset));

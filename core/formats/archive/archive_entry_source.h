@@ -30,6 +30,15 @@ private:
     Result<void> moveTo(uint64_t offset) const;
     // Decodes the whole member once to learn its size (single compressed files do not store it).
     Result<uint64_t> measure() const;
+    // The decoded stream from `offset` on, through the index's points.
+    Result<StreamPtr> decodedAt(uint64_t offset) const;
+    // Where a plain tar member's content starts in the decoded stream (its header chain read and
+    // checked here), or kUnknown: a sparse member, another format, a header that does not say
+    // what the listing said.
+    uint64_t tarContentStart() const;
+    // A read served straight from the decoded stream at the content (a plain tar member through
+    // the index): what random reads far from the reader's position take. nullopt: not this way.
+    std::optional<Result<size_t>> readDirect(uint64_t offset, std::span<char> buf) const;
 
     SourcePtr archive_;
     LibarchiveReader::Mode mode_;
@@ -42,6 +51,10 @@ private:
     mutable std::mutex mutex_;
     mutable std::unique_ptr<LibarchiveReader> reader_;
     mutable uint64_t decoded_ = 0; // content offset the reader is at
+    mutable bool contentStartKnown_ = false; // tarContentStart() was asked
+    mutable uint64_t contentStart_ = kUnknown;
+    mutable StreamPtr direct_; // the decoded stream at the content, for far reads
+    mutable uint64_t directAt_ = 0; // content offset direct_ is at
 };
 
 } // namespace asc
