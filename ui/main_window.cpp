@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "main_window.h"
 #include "mounts.h"
+#include "search/content_search_panel.h"
 #include "open/spec.h"
 
 #include "about_dialog.h"
@@ -25,6 +26,7 @@
 
 #include <QCloseEvent>
 #include <QDesktopServices>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -204,6 +206,27 @@ void MainWindow::buildMenus()
 
     traceMenu_ = new TraceMenu(this);
     menuBar()->addMenu(traceMenu_);
+    // Find in Contents: a panel under the workspace, shown when asked for.
+    contentSearch_ = new ContentSearchPanel(this);
+    auto *searchDock = new QDockWidget(tr("Find in Contents"), this);
+    searchDock->setObjectName(QStringLiteral("contentSearchDock"));
+    searchDock->setWidget(contentSearch_);
+    searchDock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable);
+    addDockWidget(Qt::BottomDockWidgetArea, searchDock);
+    searchDock->hide();
+    traceMenu_->addSeparator();
+    QAction *find = traceMenu_->addAction(tr("&Find in Contents…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), this, [this, searchDock] {
+        workspace_->setCurrentWidget(browse_);
+        searchDock->show();
+        contentSearch_->focusPattern();
+    });
+    find->setObjectName(QStringLiteral("findInContentsAction"));
+    find->setShortcutContext(Qt::WindowShortcut);
+    connect(this, &MainWindow::opened, this, [this](const QString &, bool ok) {
+        if (ok)
+            contentSearch_->setTarget(browse_->current() && browse_->current()->inspection.isContainer() ? currentSpec() : QString());
+    });
+    connect(contentSearch_, &ContentSearchPanel::showMatch, this, &MainWindow::showMatch);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     // Without a browser launcher the link would silently do nothing: the window shows it instead.
@@ -397,6 +420,22 @@ void MainWindow::dropEvent(QDropEvent *event)
     event->acceptProposedAction();
 }
 
+void MainWindow::showMatch(const QString &spec, qint64 line)
+{
+    workspace_->setCurrentWidget(browse_);
+    // In the tree already (the file's own entries, or a nested archive opened in place): selected
+    // there; else opened with the way to it.
+    if (!browse_->selectSpec(spec)) {
+        filter_->clear();
+        if (!browse_->selectSpec(spec)) {
+            openSpec(spec);
+            browse_->details()->highlightLine(line);
+            return;
+        }
+    }
+    browse_->details()->highlightLine(line);
+}
+
 void MainWindow::mountAt(const QString &dir)
 {
     if (browse_->current())
@@ -406,6 +445,7 @@ void MainWindow::mountAt(const QString &dir)
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     mounts_->unmountAll();
+    contentSearch_->stop();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/splitter"), browse_->splitter()->saveState());

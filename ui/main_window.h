@@ -35,6 +35,7 @@ class LocationBar;
 class NameEncodingMenu;
 class RecentMenu;
 class Mounts;
+class ContentSearchPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -80,6 +81,10 @@ public:
     // Mounts the open file's SPEC read-only at `dir` (File > Mount… after its folder dialog).
     void mountAt(const QString &dir);
     Mounts *mounts() const { return mounts_; }
+    ContentSearchPanel *contentSearch() const { return contentSearch_; }
+    // A Find in Contents match: its entry selected in the tree (opened to, when not there yet),
+    // its line highlighted in the text preview.
+    void showMatch(const QString &spec, qint64 line);
 
 Q_SIGNALS:
     // After each open attempt, successful or not (tests wait on this).
@@ -123,6 +128,7 @@ private:
     bool busyMessage_ = false;
     TraceMenu *traceMenu_ = nullptr;
     Mounts *mounts_ = nullptr;
+    ContentSearchPanel *contentSearch_ = nullptr;
 };
 
 } // namespace asc::ui

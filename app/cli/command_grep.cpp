@@ -16,6 +16,7 @@
 #include "vfs/path_text.h"
 #include "walk_target.h"
 
+#include <QElapsedTimer>
 #include <memory>
 
 namespace asc::cli {
@@ -101,6 +102,7 @@ int runGrep(const QStringList &args)
     parser.addOption({{QStringLiteral("c"), QStringLiteral("count")}, QStringLiteral("Print each file's SPEC and how many lines match.")});
     parser.addOption({{QStringLiteral("a"), QStringLiteral("text")}, QStringLiteral("Search binary files as text.")});
     parser.addOption({QStringLiteral("json"), QStringLiteral("JSON Lines: {\"spec\", \"line\", \"text\"} per line ({\"spec\"} with -l, {\"spec\", \"count\"} with -c).")});
+    parser.addOption({QStringLiteral("progress"), QStringLiteral("JSON Lines on stderr as files are searched, at most ten a second and at the end: {\"files\": N, \"bytes\": B} (the window's Find in Contents reads them).")});
     if (auto stop = p.parse(args, 2))
         return *stop;
     const QStringList positional = parser.positionalArguments();
@@ -132,6 +134,19 @@ int runGrep(const QStringList &args)
         return kError;
     }
     std::unique_ptr<char[]> buffer(new char[kChunk]);
+    // --progress: files and bytes searched so far, on stderr, throttled.
+    const bool progress = parser.isSet(QStringLiteral("progress"));
+    uint64_t filesSearched = 0, bytesSearched = 0;
+    QElapsedTimer sinceSaid;
+    sinceSaid.start();
+    auto sayProgress = [&](bool last) {
+        if (!progress || (!last && sinceSaid.elapsed() < 100))
+            return;
+        sinceSaid.restart();
+        const QByteArray line = "{\"files\":" + QByteArray::number(qulonglong(filesSearched)) + ",\"bytes\":" + QByteArray::number(qulonglong(bytesSearched)) + "}\n";
+        std::fwrite(line.constData(), 1, size_t(line.size()), stderr);
+        std::fflush(stderr);
+    };
     bool found = false;
     bool failed = false;
     // One file's content through the scanner, printed under `name`; false when the output ended.
@@ -158,8 +173,11 @@ int runGrep(const QStringList &args)
             }
             if (*got == 0 || !scanner.feed(QByteArrayView(buffer.get(), qsizetype(*got))))
                 break;
+            bytesSearched += *got;
         }
         scanner.finish();
+        ++filesSearched;
+        sayProgress(false);
         if (mode == Mode::Count)
             out.count(name, scanner.matches());
         return !out.ended();
@@ -192,6 +210,7 @@ int runGrep(const QStringList &args)
             },
             options);
     }
+    sayProgress(true);
     if (out.error()) {
         fail(spec, *out.error());
         return kError;

@@ -408,4 +408,26 @@ void BrowseView::showError(const QString &context, const Error &error, bool work
     Q_EMIT status(tr("Problem with %1").arg(context));
 }
 
+bool BrowseView::selectSpec(const QString &spec)
+{
+    const SpecParts parts = splitSpec(spec);
+    if (parts.inner.isEmpty())
+        return false;
+    const EntryTree &tree = model_->tree();
+    const QByteArray last = parts.inner.last();
+    for (int32_t node = 1; node < tree.size(); ++node) {
+        if (tree.path(node) != QByteArrayView(last) || tree.spec(node) != spec)
+            continue;
+        const QModelIndex index = proxy_->mapFromSource(model_->indexOf(node));
+        if (!index.isValid())
+            return false; // filtered out
+        for (QModelIndex up = index.parent(); up.isValid(); up = up.parent())
+            tree_->expand(up);
+        tree_->setCurrentIndex(index);
+        tree_->scrollTo(index);
+        return true;
+    }
+    return false;
+}
+
 } // namespace asc::ui

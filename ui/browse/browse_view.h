@@ -44,6 +44,9 @@ public:
     uint64_t expandedByFilter() const { return expandedByFilter_; }
     // Shows the current entry's details and preview again (a password was just entered).
     void showCurrentAgain() { selectionChanged(); }
+    // Selects the node whose SPEC is `spec` when the tree holds it and the filter shows it
+    // (its folders expanded, scrolled to); false otherwise.
+    bool selectSpec(const QString &spec);
     // A password was given: volumes that needed one are opened again, and encrypted entries
     // ask again when they need one.
     void retryLocked();

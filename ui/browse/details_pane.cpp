@@ -23,6 +23,8 @@
 #include <QImageReader>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTabWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -94,6 +96,7 @@ void DetailsPane::setPreview(const QByteArray &head)
         previewWanted_ = false;
         showPreview();
     }
+    applyHighlight();
 }
 
 void DetailsPane::requestPreview()
@@ -289,6 +292,30 @@ void DetailsPane::showNode(const EntryTree &tree, int32_t node)
         if (!head && head.error().kind == ErrorKind::Password)
             Q_EMIT self->passwordNeeded(spec, head.error()); // a wrong one
     });
+}
+
+void DetailsPane::highlightLine(qint64 line)
+{
+    highlight_ = line;
+    if (!loading_)
+        applyHighlight();
+}
+
+void DetailsPane::applyHighlight()
+{
+    if (highlight_ <= 0 || text_->document()->isEmpty())
+        return;
+    const qint64 line = std::exchange(highlight_, 0);
+    const QTextBlock block = text_->document()->findBlockByNumber(int(line - 1));
+    if (!block.isValid()) {
+        text_->setPlaceholderText(tr("Line %1 lies past the preview's first bytes").arg(line));
+        return;
+    }
+    preview_->setCurrentIndex(1);
+    QTextCursor cursor(block);
+    cursor.movePosition(QTextCursor::EndOfBlock, QTextCursor::KeepAnchor);
+    text_->setTextCursor(cursor);
+    text_->centerCursor();
 }
 
 } // namespace asc::ui

@@ -36,6 +36,10 @@ public:
     QString previewKind() const; // "image", "text" or "hex": the preview on show
     AllocationMap *allocationMap() const { return map_; }
     QString text() const;
+    // The next preview (or the one shown) opens on its Text tab at `line` (1-based), selected;
+    // a line past the preview's bytes is said instead. 0: nothing to highlight.
+    void highlightLine(qint64 line);
+    QPlainTextEdit *textView() const { return text_; }
 
 Q_SIGNALS:
     // The selected entry is encrypted and no password given reads it (`why` says which): asking
@@ -44,6 +48,8 @@ Q_SIGNALS:
 
 private:
     void setPreview(const QByteArray &head);
+    void applyHighlight();
+    qint64 highlight_ = 0; // highlightLine's, until a preview shows it
 
     QTextBrowser *fields_;
     QTabWidget *preview_;
