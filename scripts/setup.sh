@@ -14,7 +14,7 @@ clang clang-format libclang-rt-14-dev
 qemu-utils libarchive-tools 7zip xorriso mtools dosfstools e2fsprogs fdisk gdisk
 xfsprogs btrfs-progs lvm2 thin-provisioning-tools squashfs-tools unar udftools cryptsetup-bin
 cpio binutils xz-utils zstd bzip2 lbzip2 lz4 lzip file isal pigz lzop jlha-utils
-fio hyperfine strace archivemount
+fio hyperfine strace archivemount ugrep
 xvfb xauth imagemagick ntfs-3g exfatprogs
 desktop-file-utils appstream shared-mime-info dpkg-dev lintian help2man ccache bash-completion man-db
 python3

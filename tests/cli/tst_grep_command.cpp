@@ -109,6 +109,29 @@ private Q_SLOTS:
         QVERIFY2(gz.out.contains(outer.toUtf8() + "!/windows.txt.gz!/windows.txt:2:ERROR: disk full\r\n"), gz.out.constData());
     }
 
+    // Hundreds of small .gz files inside a tar.gz (a tarball of /usr/share/doc): each is searched
+    // from the bytes the walk goes by, not opened again afterwards (which decoded the outer stream
+    // up to it once per file). Counted in the bytes the command reads.
+    void manySmallArchivesInsideAreReadInOnePass()
+    {
+        const QString tree = dir_.filePath(QStringLiteral("docs"));
+        QByteArray filler = test::seededWords(24 << 20, 9); // the outer stream spans several index points
+        test::writeFile(dir_, QStringLiteral("docs/aaa-filler.txt"), filler);
+        for (int i = 0; i < 300; ++i) {
+            const QString name = QStringLiteral("docs/pkg%1/changelog").arg(i, 3, 10, QLatin1Char('0'));
+            test::writeFile(dir_, name, "package " + QByteArray::number(i) + (i == 123 ? " fixed CVE-2026-0042\n" : " nothing\n"));
+            QCOMPARE(test::run(QStringLiteral("gzip"), {QStringLiteral("-9"), dir_.filePath(name)}).exitCode, 0);
+        }
+        const QString archive = dir_.filePath(QStringLiteral("docs.tar.gz"));
+        QCOMPARE(test::run(QStringLiteral("tar"), {QStringLiteral("czf"), archive, QStringLiteral("-C"), dir_.path(), QStringLiteral("docs")}).exitCode, 0);
+        QCOMPARE(test::runCli({QStringLiteral("index"), archive}).exitCode, 0); // members reached through it
+        const qint64 size = QFileInfo(archive).size();
+        auto r = test::runCli({QStringLiteral("grep"), QStringLiteral("-F"), QStringLiteral("CVE-2026-0042"), archive});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.out, archive.toUtf8() + "!/docs/pkg123/changelog.gz!/changelog:1:package 123 fixed CVE-2026-0042\n");
+        QVERIFY2(r.work.rchar >= size && r.work.rchar < 3 * size, qPrintable(QStringLiteral("read %1 bytes of a %2-byte archive").arg(r.work.rchar).arg(size)));
+    }
+
     void binaryFilesCountsAndNames()
     {
         const QString bin = dir_.filePath(QStringLiteral("bin.tar"));
