@@ -54,7 +54,8 @@ def cat_mounted(kind):
 def cat_cli():
     subprocess.run([cli, "cat", "big1g.tar.gz!/big.txt"], stdout=subprocess.DEVNULL, check=True)
 
-offsets = [random.Random(7).randrange(0, (1 << 30) - 65536) for _ in range(50)]
+rng = random.Random(7)
+offsets = [rng.randrange(0, (1 << 30) - 65536) for _ in range(50)]
 def random_reads(kind, count):
     mount(kind, "big1g.tar.gz")
     try:

@@ -26,6 +26,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <fuse_lowlevel.h>
+#include <future>
 #include <map>
 #include <mutex>
 #include <sys/stat.h>
@@ -35,13 +36,51 @@ namespace asc::cli {
 
 namespace {
 
+// An open file: its source, and what was read ahead of a sequential reader (one request to the
+// worker per window, not per 128 KiB the kernel asks for).
+struct OpenFile {
+    SourcePtr source;
+    std::mutex mutex; // guards the rest
+    QByteArray window;
+    uint64_t windowStart = 0;
+    uint64_t lastEnd = UINT64_MAX; // where the previous read ended: the next one there is sequential
+    // The window after this one, fetched while the kernel drains this one (the worker decodes
+    // while the reader copies).
+    std::future<Result<QByteArray>> next;
+    uint64_t nextStart = UINT64_MAX;
+    ~OpenFile()
+    {
+        if (next.valid())
+            next.wait();
+    }
+};
+
+// `length` bytes of `source` from `at` (fewer at its end).
+Result<QByteArray> fetch(const SourcePtr &source, uint64_t at, uint64_t length)
+{
+    QByteArray bytes(qsizetype(length), Qt::Uninitialized);
+    size_t filled = 0;
+    while (filled < length) { // readAt may answer less than asked before the end
+        auto got = source->readAt(at + filled, std::span<char>(bytes.data() + filled, size_t(length - filled)));
+        if (!got)
+            return std::move(got).error();
+        if (*got == 0)
+            break;
+        filled += *got;
+    }
+    bytes.truncate(qsizetype(filled));
+    return bytes;
+}
+
 struct Mounted {
     MountedTree tree;
     bool foreground = false;
     std::mutex mutex; // guards files, next
-    std::map<uint64_t, SourcePtr> files; // open files by handle
+    std::map<uint64_t, std::shared_ptr<OpenFile>> files; // open files by handle
     uint64_t next = 1;
 };
+
+constexpr uint64_t kReadAhead = 8 << 20; // what a sequential reader gets fetched at once
 
 Mounted &mounted(fuse_req_t req)
 {
@@ -188,7 +227,9 @@ void doOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info *fi)
     {
         const std::lock_guard lock(m.mutex);
         fi->fh = m.next++;
-        m.files[fi->fh] = std::move(*source);
+        auto file = std::make_shared<OpenFile>();
+        file->source = std::move(*source);
+        m.files[fi->fh] = std::move(file);
     }
     fi->keep_cache = 1; // the bytes never change
     fuse_reply_open(req, fi);
@@ -197,26 +238,51 @@ void doOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info *fi)
 void doRead(fuse_req_t req, fuse_ino_t, size_t size, off_t offset, fuse_file_info *fi)
 {
     Mounted &m = mounted(req);
-    SourcePtr source;
+    std::shared_ptr<OpenFile> file;
     {
         const std::lock_guard lock(m.mutex);
         const auto it = m.files.find(fi->fh);
         if (it != m.files.end())
-            source = it->second;
+            file = it->second;
     }
-    if (!source)
+    if (!file)
         return (void)fuse_reply_err(req, EBADF);
-    std::vector<char> buffer(size);
-    size_t filled = 0;
-    while (filled < size) { // readAt may answer less than asked before the end
-        auto got = source->readAt(uint64_t(offset) + filled, std::span<char>(buffer).subspan(filled));
-        if (!got)
-            return (void)fuse_reply_err(req, errnoOf(m, got.error()));
-        if (*got == 0)
-            break;
-        filled += *got;
+    const std::lock_guard lock(file->mutex);
+    const uint64_t at = uint64_t(offset);
+    const uint64_t total = file->source->size();
+    const uint64_t want = at >= total ? 0 : std::min<uint64_t>(size, total - at);
+    const bool inWindow = at >= file->windowStart && at + want <= file->windowStart + uint64_t(file->window.size());
+    if (!inWindow && want > 0) {
+        // A sequential reader gets a window ahead of it (the one fetched meanwhile, when it is
+        // there); a random one what it asked for.
+        const bool sequential = at == file->lastEnd;
+        Result<QByteArray> bytes = QByteArray();
+        if (file->next.valid() && file->nextStart == at) {
+            bytes = file->next.get();
+        } else {
+            if (file->next.valid())
+                file->next.wait(); // a prefetch nobody wants: let it end
+            file->next = {};
+            bytes = fetch(file->source, at, std::min<uint64_t>(sequential ? std::max<uint64_t>(want, kReadAhead) : want, total - at));
+        }
+        if (!bytes) {
+            file->window.clear();
+            return (void)fuse_reply_err(req, errnoOf(m, bytes.error()));
+        }
+        file->window = std::move(*bytes);
+        file->windowStart = at;
+        const uint64_t after = at + uint64_t(file->window.size());
+        if (sequential && after < total && uint64_t(file->window.size()) >= kReadAhead) {
+            file->nextStart = after;
+            file->next = std::async(std::launch::async, [source = file->source, after, total] {
+                return fetch(source, after, std::min<uint64_t>(kReadAhead, total - after));
+            });
+        }
     }
-    fuse_reply_buf(req, buffer.data(), filled);
+    const uint64_t from = at - file->windowStart;
+    const size_t n = size_t(std::min<uint64_t>(want, uint64_t(file->window.size()) > from ? uint64_t(file->window.size()) - from : 0));
+    file->lastEnd = at + n;
+    fuse_reply_buf(req, file->window.constData() + from, n);
 }
 
 void doRelease(fuse_req_t req, fuse_ino_t, fuse_file_info *fi)
