@@ -29,8 +29,23 @@ public:
     uint64_t consumed() const;
 
 private:
+    // A block's storage, left uninitialised: a reader is opened per nested file (a probe, then
+    // the open), and zeroing a megabyte each time cost more than decoding small files.
+    struct Storage {
+        std::unique_ptr<char[]> bytes;
+        size_t length = 0;
+        char *data() { return bytes.get(); }
+        size_t size() const { return length; }
+        void resize(size_t n)
+        {
+            if (n != length) {
+                bytes.reset(new char[n]);
+                length = n;
+            }
+        }
+    };
     struct Block {
-        std::vector<char> bytes;
+        Storage bytes;
         size_t size = 0;
         std::optional<Error> error;
     };
