@@ -27,6 +27,7 @@
 #include <QCloseEvent>
 #include <QDesktopServices>
 #include <QDockWidget>
+#include <QKeyEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -95,6 +96,10 @@ MainWindow::MainWindow(QWidget *parent)
     addToolBar(location_);
     address_ = location_->address();
     filter_ = location_->filter();
+    // The window's shortcuts that a line edit would take for its own editing keys (Ctrl+E moves to
+    // the end of the line in a QLineEdit): the window's action wins in the location bar too.
+    address_->installEventFilter(this);
+    filter_->installEventFilter(this);
     connect(location_, &LocationBar::downFromFilter, this, [this] {
         // Down from the filter goes to its results: the first one, if nothing is selected.
         QTreeView *tree = treeView();
@@ -418,6 +423,22 @@ void MainWindow::dropEvent(QDropEvent *event)
         return;
     openFiles(files); // the first here, the others in windows of their own
     event->acceptProposedAction();
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::ShortcutOverride && (watched == address_ || watched == filter_)) {
+        auto *key = static_cast<QKeyEvent *>(event);
+        const QKeySequence pressed(key->keyCombination());
+        for (const QKeySequence &windowShortcut : {QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
+                                                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)}) {
+            if (pressed == windowShortcut) {
+                event->ignore(); // not the line edit's: the shortcut map goes on to the action
+                return true;
+            }
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::showMatch(const QString &spec, qint64 line)
