@@ -145,21 +145,22 @@ std::optional<Result<size_t>> ArchiveEntrySource::readDirect(uint64_t offset, st
 {
     if (!index_ || mode_ != LibarchiveReader::Mode::Archives)
         return std::nullopt;
-    if (!contentStartKnown_) {
-        contentStartKnown_ = true;
-        const ProblemScope quiet([](const Error &) {});
-        contentStart_ = tarContentStart();
-    }
-    if (contentStart_ == kUnknown)
-        return std::nullopt;
-    // Near the reader (or the direct stream) ahead: read on from there. Far, or behind: from the
+    // Near the reader (or the direct stream) ahead: read on from there. Near the member's start:
+    // libarchive's path from the index (one pass over its headers). Far, or behind: from the
     // index point before the content offset, straight to it.
     constexpr uint64_t kNear = 4 << 20;
     const bool readerNear = reader_ && offset >= decoded_ && offset - decoded_ <= kNear;
     const bool directNear = direct_ && offset >= directAt_ && offset - directAt_ <= kNear;
-    if (readerNear && !directNear)
+    if (!directNear && (readerNear || offset <= kNear))
         return std::nullopt;
     if (!directNear) {
+        if (!contentStartKnown_) {
+            contentStartKnown_ = true;
+            const ProblemScope quiet([](const Error &) {});
+            contentStart_ = tarContentStart();
+        }
+        if (contentStart_ == kUnknown)
+            return std::nullopt;
         auto opened = decodedAt(contentStart_ + offset);
         if (!opened) {
             contentStart_ = kUnknown; // the index does not lead there: the member is read through
