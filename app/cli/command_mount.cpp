@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// `mount SPEC DIR [--foreground] [--recursive]`: SPEC read-only through FUSE 3 (the low-level
-// API), as a tree of folders and files (open/mounted_tree.h). Every byte is parsed in the
+// `mount SPEC DIR [--foreground] [--no-recursive]`: SPEC read-only through FUSE 3 (the low-level
+// API), as a tree of folders and files (open/mounted_tree.h); archives, images, partitions and
+// filesystems inside as folders (CLI.md), archives kept as files with --no-recursive. Every byte is parsed in the
 // sandboxed worker; this process only forwards: a lookup, a listing or a read is a request to
 // it, and a worker that has died answers EIO, never a hang. `fusermount3 -u DIR` ends it. Without
 // --foreground the mount runs in the background once it is in place (the command says whether
@@ -311,7 +312,8 @@ int runMount(const QStringList &args)
     p.addPositional(QStringLiteral("SPEC"), QStringLiteral("what to mount: an archive, a disk image, a partition, a folder inside one"));
     p.addPositional(QStringLiteral("DIR"), QStringLiteral("an empty folder to mount it on"));
     p.parser().addOption({QStringLiteral("foreground"), QStringLiteral("Stay in the foreground until unmounted (errors on stderr).")});
-    p.parser().addOption({QStringLiteral("recursive"), QStringLiteral("Show archives, images and filesystems found inside as folders of what they hold.")});
+    p.parser().addOption({QStringLiteral("no-recursive"), QStringLiteral("Archives found inside stay files (by default they show as folders of what they hold, as partitions and volumes always do).")});
+    p.parser().addOption({QStringLiteral("recursive"), QStringLiteral("Archives, images and filesystems inside as folders (the default).")});
     if (auto stop = p.parse(args, 2))
         return *stop;
     const QString spec = p.parser().positionalArguments().at(0);
@@ -377,7 +379,7 @@ int runMount(const QStringList &args)
                                                             : Error::make(ErrorKind::Usage, spec, QStringLiteral("is a file, not something with entries to mount")));
 
     const int64_t fileMtime = QFileInfo(splitSpec(spec).file).lastModified().toSecsSinceEpoch();
-    Mounted state{MountedTree(root, spec, p.parser().isSet(QStringLiteral("recursive")), fileMtime), foreground, {}, {}, 1};
+    Mounted state{MountedTree(root, spec, !p.parser().isSet(QStringLiteral("no-recursive")), fileMtime), foreground, {}, {}, 1};
     fuse_lowlevel_ops ops{};
     ops.lookup = doLookup;
     ops.getattr = doGetattr;
