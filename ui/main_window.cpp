@@ -427,12 +427,13 @@ void MainWindow::dropEvent(QDropEvent *event)
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 {
+    // A line edit claims its editing keys before the shortcut map sees them (on X11, Ctrl+E is
+    // end-of-line): in the location and filter fields, the window's own actions win.
     if (event->type() == QEvent::ShortcutOverride && (watched == address_ || watched == filter_)) {
-        auto *key = static_cast<QKeyEvent *>(event);
-        const QKeySequence pressed(key->keyCombination());
-        for (const QKeySequence &windowShortcut : {QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M),
-                                                   QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P)}) {
-            if (pressed == windowShortcut) {
+        const QKeySequence pressed(static_cast<QKeyEvent *>(event)->keyCombination());
+        const QList<QAction *> actions = findChildren<QAction *>();
+        for (const QAction *action : actions) {
+            if (action->isEnabled() && action->shortcutContext() != Qt::WidgetShortcut && action->shortcuts().contains(pressed)) {
                 event->ignore(); // not the line edit's: the shortcut map goes on to the action
                 return true;
             }

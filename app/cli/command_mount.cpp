@@ -151,39 +151,10 @@ void doReadlink(fuse_req_t req, fuse_ino_t ino)
     fuse_reply_readlink(req, target->constData());
 }
 
-void doReaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info *)
-{
-    Mounted &m = mounted(req);
-    auto children = m.tree.children(nodeOf(ino));
-    if (!children)
-        return (void)fuse_reply_err(req, errnoOf(m, children.error()));
-    std::vector<char> buffer(size);
-    size_t used = 0;
-    // "." and "..", then the children; an entry's offset is the index of the next one.
-    const size_t total = children->size() + 2;
-    for (size_t i = size_t(offset); i < total; ++i) {
-        struct stat st {};
-        QByteArray name;
-        if (i < 2) {
-            name = i == 0 ? "." : "..";
-            st.st_ino = ino;
-            st.st_mode = S_IFDIR;
-        } else {
-            name = (*children)[i - 2].second;
-            st.st_ino = ino_t((*children)[i - 2].first) + 1;
-            st.st_mode = m.tree.knownType((*children)[i - 2].first); // d_type: find need not stat files
-        }
-        const size_t needed = fuse_add_direntry(req, buffer.data() + used, size - used, name.constData(), &st, off_t(i + 1));
-        if (needed > size - used)
-            break;
-        used += needed;
-    }
-    fuse_reply_buf(req, buffer.data(), used);
-}
-
-// readdir with each entry's attributes (what `find` and `ls -l` stat next): one request per
-// folder's page instead of a lookup per entry.
-void doReaddirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info *)
+// A page of a folder's entries from `offset`: "." and "..", then the children; an entry's offset
+// is the index of the next one. readdir gives each child's type (what `find` needs not to stat
+// it), readdirplus its attributes too (what `ls -l` stats next).
+void listFolder(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, bool plus)
 {
     Mounted &m = mounted(req);
     auto children = m.tree.children(nodeOf(ino));
@@ -200,21 +171,38 @@ void doReaddirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fu
             entry.attr.st_ino = ino;
             entry.attr.st_mode = S_IFDIR; // not looked up: the kernel keeps no entry for these
         } else {
+            const int32_t child = (*children)[i - 2].first;
             name = (*children)[i - 2].second;
-            auto st = m.tree.attributes((*children)[i - 2].first);
-            if (!st)
-                return (void)fuse_reply_err(req, errnoOf(m, st.error()));
-            entry.ino = fuse_ino_t((*children)[i - 2].first) + 1;
-            entry.attr = *st;
-            entry.attr_timeout = kTimeout;
-            entry.entry_timeout = kTimeout;
+            entry.attr.st_ino = ino_t(child) + 1;
+            if (plus) {
+                auto st = m.tree.attributes(child);
+                if (!st)
+                    return (void)fuse_reply_err(req, errnoOf(m, st.error()));
+                entry.ino = fuse_ino_t(child) + 1;
+                entry.attr = *st;
+                entry.attr_timeout = kTimeout;
+                entry.entry_timeout = kTimeout;
+            } else {
+                entry.attr.st_mode = m.tree.knownType(child);
+            }
         }
-        const size_t needed = fuse_add_direntry_plus(req, buffer.data() + used, size - used, name.constData(), &entry, off_t(i + 1));
+        const size_t needed = plus ? fuse_add_direntry_plus(req, buffer.data() + used, size - used, name.constData(), &entry, off_t(i + 1))
+                                   : fuse_add_direntry(req, buffer.data() + used, size - used, name.constData(), &entry.attr, off_t(i + 1));
         if (needed > size - used)
             break;
         used += needed;
     }
     fuse_reply_buf(req, buffer.data(), used);
+}
+
+void doReaddir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info *)
+{
+    listFolder(req, ino, size, offset, false);
+}
+
+void doReaddirplus(fuse_req_t req, fuse_ino_t ino, size_t size, off_t offset, fuse_file_info *)
+{
+    listFolder(req, ino, size, offset, true);
 }
 
 void doOpen(fuse_req_t req, fuse_ino_t ino, fuse_file_info *fi)

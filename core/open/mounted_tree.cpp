@@ -122,16 +122,14 @@ Result<void> MountedTree::fill(int32_t folder, std::unique_lock<std::mutex> &loc
         return {}; // another thread filled it meanwhile
     if (!listed)
         return listed;
+    const int32_t before = tree_.size();
     tree_.append(layerIndex, std::move(entries), {});
     state_.resize(size_t(tree_.size()), 0);
-    if (oneFolder) {
-        state_[size_t(folder)] |= kFilled;
-    } else {
-        // Every folder of this layer is complete now.
-        for (int32_t node = 0; node < tree_.size(); ++node)
-            if (node == folder || (tree_.layerOf(node) == layerIndex && tree_.type(node) == EntryType::Dir && !tree_.isLayerRoot(node)))
-                state_[size_t(node)] |= kFilled;
-    }
+    state_[size_t(folder)] |= kFilled;
+    // A whole listing made every folder of this layer, each complete now.
+    for (int32_t node = before; !oneFolder && node < tree_.size(); ++node)
+        if (tree_.type(node) == EntryType::Dir)
+            state_[size_t(node)] |= kFilled;
     return {};
 }
 

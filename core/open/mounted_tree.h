@@ -53,7 +53,7 @@ private:
     int64_t fileMtime_;
     uid_t uid_;
     gid_t gid_;
-    std::vector<uint8_t> state_; // per node: what has been done (kFilled, kTriedOpen, kIsFolder)
+    std::vector<uint8_t> state_; // per node: what has been done (kFilled, kTriedOpen, kOpens)
     // Per filled folder looked into: its children by name (a folder of 10,000 is not scanned per lookup).
     std::unordered_map<int32_t, QHash<QByteArray, int32_t>> byName_;
 };

@@ -69,18 +69,6 @@ Result<size_t> ToolStream::read(std::span<char> out)
     return n;
 }
 
-Result<void> ToolStream::drain()
-{
-    std::vector<char> scratch(64 * 1024);
-    for (;;) {
-        auto got = read(scratch);
-        if (!got)
-            return std::move(got).error();
-        if (*got == 0)
-            return {};
-    }
-}
-
 bool ToolStream::succeeded() const
 {
     return ended_ && WIFEXITED(status_) && WEXITSTATUS(status_) == 0;

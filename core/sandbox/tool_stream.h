@@ -26,8 +26,6 @@ public:
 
     // The tool's next bytes; 0 once it ended (then status() and messages() say how).
     Result<size_t> read(std::span<char> out);
-    // Reads to the end, keeping nothing (the content of entries nobody asked for).
-    Result<void> drain();
     bool ended() const { return ended_; }
     int status() const { return status_; }
     const QByteArray &messages() const { return messages_; }

@@ -25,14 +25,6 @@ class TestArchivePasswords : public QObject {
 
     QString passwordFile(const QString &name, const QByteArray &lines) { return test::writeFile(dir_, name, lines); }
 
-    static test::RunResult cliWithPassword(const QStringList &args, const QByteArray &password)
-    {
-        qputenv("ARCHIVESCOPE_PASSWORD", password);
-        auto r = test::runCli(args);
-        qunsetenv("ARCHIVESCOPE_PASSWORD");
-        return r;
-    }
-
     static QByteArray sevenZipCat(const QString &archive, const QString &entry, const QString &password)
     {
         return test::run(QStringLiteral("7zz"), {QStringLiteral("x"), QStringLiteral("-so"), QStringLiteral("-p") + password, archive, entry}).out;
@@ -84,7 +76,7 @@ private Q_SLOTS:
         QVERIFY2(right.exitCode == 0, right.err.constData());
         QCOMPARE(right.out, expected);
 
-        auto wrong = cliWithPassword({QStringLiteral("cat"), spec}, "wrong password here");
+        auto wrong = test::runCliWithPassword({QStringLiteral("cat"), spec}, "wrong password here");
         QCOMPARE(wrong.exitCode, 1);
         QCOMPARE(wrong.out, QByteArray());
         QVERIFY2(wrong.err.contains("wrong password"), wrong.err.constData());
@@ -103,12 +95,12 @@ private Q_SLOTS:
         QFETCH(QString, file);
         const QString zip = dir_.filePath(file);
         const QString target = dir_.filePath(file + QStringLiteral(".out"));
-        auto extracted = cliWithPassword({QStringLiteral("extract"), zip, QStringLiteral("-C"), target}, "SECRET");
+        auto extracted = test::runCliWithPassword({QStringLiteral("extract"), zip, QStringLiteral("-C"), target}, "SECRET");
         QVERIFY2(extracted.exitCode == 0, extracted.err.constData());
         QCOMPARE(test::sha256File(target + QStringLiteral("/big.bin")), test::sha256File(dir_.filePath(QStringLiteral("big.bin"))));
         QCOMPARE(test::sha256File(target + QStringLiteral("/s.txt")), test::sha256("secret content\n"));
 
-        auto hashed = cliWithPassword({QStringLiteral("hash"), zip}, "SECRET");
+        auto hashed = test::runCliWithPassword({QStringLiteral("hash"), zip}, "SECRET");
         QVERIFY2(hashed.exitCode == 0, hashed.err.constData());
         QVERIFY(hashed.out.contains(test::sha256("secret content\n") + "  s.txt\n"));
         QVERIFY(!hashed.out.contains("SECRET") && !hashed.err.contains("SECRET"));

@@ -28,14 +28,6 @@ class TestLuks : public QObject {
     QString unpack(const QString &name, const QString &packed) { return test::unpackDisk(dir_, packed, name); }
     static QList<QByteArrayList> tsv(const QString &name) { return test::diskTruth(name); }
 
-    static test::RunResult cliWithPassword(const QStringList &args, const QByteArray &password)
-    {
-        qputenv("ARCHIVESCOPE_PASSWORD", password);
-        auto r = test::runCli(args);
-        qunsetenv("ARCHIVESCOPE_PASSWORD");
-        return r;
-    }
-
     QString passwordFile(const QString &name, const QByteArray &lines)
     {
         const QString path = dir_.filePath(name);
@@ -64,13 +56,13 @@ private Q_SLOTS:
         // The partition says what it holds; once unlocked its volume group lists like any other.
         auto parts = test::runCli({QStringLiteral("ls"), ubuntu_});
         QVERIFY2(parts.out.contains("p3  [") && parts.out.contains("LUKS2 encrypted volume"), parts.out.constData());
-        auto ls = cliWithPassword({QStringLiteral("ls"), ubuntu_ + QStringLiteral("!/p3")}, "ubuntu pass");
+        auto ls = test::runCliWithPassword({QStringLiteral("ls"), ubuntu_ + QStringLiteral("!/p3")}, "ubuntu pass");
         QVERIFY2(ls.exitCode == 0, ls.err.constData());
         QVERIFY2(ls.out.contains("ubuntu-vg/ubuntu-lv  [LVM logical volume (linear), ext4]"), ls.out.constData());
         int compared = 0;
         for (const QByteArrayList &row : tsv(QStringLiteral("luks-ubuntu.files.tsv"))) {
             const QString where = row[0] == "boot" ? QStringLiteral("!/p2!/") : QStringLiteral("!/p3!/ubuntu-vg/ubuntu-lv!/");
-            auto cat = cliWithPassword({QStringLiteral("cat"), ubuntu_ + where + QString::fromUtf8(row[1])}, "ubuntu pass");
+            auto cat = test::runCliWithPassword({QStringLiteral("cat"), ubuntu_ + where + QString::fromUtf8(row[1])}, "ubuntu pass");
             QVERIFY2(cat.exitCode == 0, cat.err.constData());
             QCOMPARE(QByteArray::number(cat.out.size()), row[2]);
             QCOMPARE(test::sha256(cat.out), row[3]);
@@ -78,7 +70,7 @@ private Q_SLOTS:
         }
         QVERIFY(compared >= 4);
         // `hash` of the whole disk goes through the LUKS volume and the LVM volume to the files.
-        auto hash = cliWithPassword({QStringLiteral("hash"), ubuntu_}, "ubuntu pass");
+        auto hash = test::runCliWithPassword({QStringLiteral("hash"), ubuntu_}, "ubuntu pass");
         QVERIFY2(hash.exitCode == 0, hash.err.constData());
         for (const QByteArrayList &row : tsv(QStringLiteral("luks-ubuntu.files.tsv")))
             if (row[0] != "boot")
@@ -100,7 +92,7 @@ private Q_SLOTS:
         QCOMPARE(none.exitCode, 1);
         QCOMPARE(none.out, QByteArray());
         QVERIFY2(none.err.contains("a password is needed") && none.err.contains(uuid_), none.err.constData());
-        auto wrong = cliWithPassword({QStringLiteral("cat"), spec}, "not the ubuntu password");
+        auto wrong = test::runCliWithPassword({QStringLiteral("cat"), spec}, "not the ubuntu password");
         QCOMPARE(wrong.exitCode, 1);
         QCOMPARE(wrong.out, QByteArray());
         QVERIFY2(wrong.err.contains("wrong password"), wrong.err.constData());
@@ -120,29 +112,8 @@ private Q_SLOTS:
         // stdin a terminal (a pty), no --password-file, no ARCHIVESCOPE_PASSWORD: asked without
         // echo, again when wrong, and the volume opens with the answer.
         ASC_REQUIRE_TOOL(QStringLiteral("python3"));
-        const QString script = QStringLiteral(R"PY(
-import os, pty, sys
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(sys.argv[1], sys.argv[1:])
-seen = b''
-answers = [b'not it\n', b'ubuntu pass\n']
-while True:
-    try:
-        chunk = os.read(fd, 4096)
-    except OSError:
-        break
-    if not chunk:
-        break
-    seen += chunk
-    if answers and seen.count(b'password') > 2 - len(answers) and seen.rstrip().endswith(b':'):
-        os.write(fd, answers.pop(0))
-_, status = os.waitpid(pid, 0)
-sys.stdout.buffer.write(seen)
-sys.exit(os.WEXITSTATUS(status))
-)PY");
-        const QString cli = QStringLiteral(CLI_PATH);
-        auto r = test::run(QStringLiteral("python3"), {QStringLiteral("-c"), script, cli, QStringLiteral("cat"), ubuntu_ + QStringLiteral("!/p3!/ubuntu-vg/ubuntu-lv!/etc/hostname")});
+        auto r = test::runCliOnTerminal({QStringLiteral("cat"), ubuntu_ + QStringLiteral("!/p3!/ubuntu-vg/ubuntu-lv!/etc/hostname")},
+                                        {"not it", "ubuntu pass"});
         QVERIFY2(r.exitCode == 0, r.out.constData());
         QVERIFY2(r.out.contains("password for ") && r.out.contains("wrong password for "), r.out.constData());
         QVERIFY2(r.out.contains("root.example.com"), r.out.constData());
@@ -164,11 +135,11 @@ sys.exit(os.WEXITSTATUS(status))
 
     void anOldLuks1VolumeWithEssiv()
     {
-        auto ls = cliWithPassword({QStringLiteral("ls"), old_}, "old debian");
+        auto ls = test::runCliWithPassword({QStringLiteral("ls"), old_}, "old debian");
         QVERIFY2(ls.exitCode == 0, ls.err.constData());
         int compared = 0;
         for (const QByteArrayList &row : tsv(QStringLiteral("luks1-cbc.files.tsv"))) {
-            auto cat = cliWithPassword({QStringLiteral("cat"), old_ + QStringLiteral("!/") + QString::fromUtf8(row[1])}, "old debian");
+            auto cat = test::runCliWithPassword({QStringLiteral("cat"), old_ + QStringLiteral("!/") + QString::fromUtf8(row[1])}, "old debian");
             QVERIFY2(cat.exitCode == 0, cat.err.constData());
             QCOMPARE(test::sha256(cat.out), row[3]);
             ++compared;
@@ -192,7 +163,7 @@ sys.exit(os.WEXITSTATUS(status))
                                                              QStringLiteral("--pbkdf"), QStringLiteral("pbkdf2"), QStringLiteral("--pbkdf-force-iterations"), QStringLiteral("1000"),
                                                              QStringLiteral("--key-file"), key, image});
         QVERIFY2(made.exitCode == 0, made.err.constData());
-        auto cat = cliWithPassword({QStringLiteral("cat"), image}, "default words");
+        auto cat = test::runCliWithPassword({QStringLiteral("cat"), image}, "default words");
         QVERIFY2(cat.exitCode == 0, cat.err.constData());
         QVERIFY(cat.out.size() >= plain.size());
         QVERIFY(cat.out.left(plain.size()) == plain);
@@ -208,7 +179,7 @@ sys.exit(os.WEXITSTATUS(status))
         QFile::setPermissions(damaged, QFile::ReadOwner | QFile::WriteOwner);
         // LUKS1: the master key digest (offset 112) no longer matches any key slot's key.
         QVERIFY(test::flipByte(damaged, 112));
-        auto digest = cliWithPassword({QStringLiteral("ls"), damaged}, "old debian");
+        auto digest = test::runCliWithPassword({QStringLiteral("ls"), damaged}, "old debian");
         QCOMPARE(digest.exitCode, 1);
         QCOMPARE(digest.out, QByteArray());
         // A header cut short names what is missing.
@@ -216,7 +187,7 @@ sys.exit(os.WEXITSTATUS(status))
         QVERIFY(QFile::copy(old_, cut));
         QFile::setPermissions(cut, QFile::ReadOwner | QFile::WriteOwner);
         QVERIFY(QFile::resize(cut, 300 * 1024));
-        auto short_ = cliWithPassword({QStringLiteral("ls"), cut}, "old debian");
+        auto short_ = test::runCliWithPassword({QStringLiteral("ls"), cut}, "old debian");
         QCOMPARE(short_.exitCode, 1);
         QVERIFY2(short_.err.contains("LUKS1 header puts the encrypted data at"), short_.err.constData());
         // LUKS2 JSON that is not JSON.
@@ -232,7 +203,7 @@ sys.exit(os.WEXITSTATUS(status))
         volume[4096] = '!'; // the JSON's opening brace
         QVERIFY(out.write(volume) == volume.size());
         out.close();
-        auto bad = cliWithPassword({QStringLiteral("ls"), json}, "ubuntu pass");
+        auto bad = test::runCliWithPassword({QStringLiteral("ls"), json}, "ubuntu pass");
         QCOMPARE(bad.exitCode, 1);
         QVERIFY2(bad.err.contains("LUKS2 metadata is not JSON") && bad.err.contains("offset 409"), bad.err.constData());
     }

@@ -25,14 +25,6 @@ class TestMount : public QObject {
 
     QString path(const QString &name) const { return dir_.filePath(name); }
 
-    // Whether `dir` is a mount point now (its device differs from its parent's).
-    static bool mounted(const QString &dir)
-    {
-        struct stat here {
-        }, above{};
-        return ::stat(QFile::encodeName(dir).constData(), &here) == 0 && ::stat(QFile::encodeName(dir + QStringLiteral("/..")).constData(), &above) == 0 && here.st_dev != above.st_dev;
-    }
-
     static bool unmount(const QString &dir) { return test::run(QStringLiteral("fusermount3"), {QStringLiteral("-u"), dir}).exitCode == 0; }
 
     // A mount in the foreground, in a QProcess the test ends with fusermount3.
@@ -44,9 +36,9 @@ class TestMount : public QObject {
             process.start(QStringLiteral(CLI_PATH), QStringList{QStringLiteral("mount"), QStringLiteral("--foreground")} + args + QStringList{dir});
             if (!process.waitForStarted(10000))
                 return false;
-            for (int i = 0; i < 300 && !mounted(dir); ++i) // up to 30 s for the worker and the mount
+            for (int i = 0; i < 300 && !test::isMountPoint(dir); ++i) // up to 30 s for the worker and the mount
                 QTest::qWait(100);
-            return mounted(dir);
+            return test::isMountPoint(dir);
         }
     };
 
@@ -80,7 +72,7 @@ private Q_SLOTS:
         // In the background once mounted; the zip inside kept as the file it is, as bsdtar extracts it.
         auto started = test::runCli({QStringLiteral("mount"), QStringLiteral("--no-recursive"), tarball_, mnt});
         QVERIFY2(started.exitCode == 0, started.err.constData());
-        QVERIFY(mounted(mnt));
+        QVERIFY(test::isMountPoint(mnt));
         auto diff = test::run(QStringLiteral("diff"), {QStringLiteral("-r"), QStringLiteral("--no-dereference"), extracted_, mnt});
         QVERIFY2(diff.exitCode == 0, diff.out.constData());
         QCOMPARE(QFileInfo(mnt + QStringLiteral("/docs/link")).symLinkTarget(), QFileInfo(mnt + QStringLiteral("/a.txt")).absoluteFilePath());
@@ -91,7 +83,7 @@ private Q_SLOTS:
         QFile changed(mnt + QStringLiteral("/a.txt"));
         QVERIFY(!changed.open(QIODevice::ReadWrite));
         QVERIFY(unmount(mnt));
-        QVERIFY(!mounted(mnt));
+        QVERIFY(!test::isMountPoint(mnt));
     }
 
     void unmountingEndsTheMountingProcess()

@@ -25,14 +25,6 @@ class TestSevenZipPasswords : public QObject {
     static QString libarchiveFile(const QString &name) { return QStringLiteral(TEST_DATA_DIR "/encrypted/libarchive/") + name; }
     QString path(const QString &name) const { return dir_.filePath(name); }
 
-    static test::RunResult cliWithPassword(const QStringList &args, const QByteArray &password)
-    {
-        qputenv("ARCHIVESCOPE_PASSWORD", password);
-        auto r = test::runCli(args);
-        qunsetenv("ARCHIVESCOPE_PASSWORD");
-        return r;
-    }
-
     static QByteArray sevenZipCat(const QString &archive, const QString &entry, const QString &password)
     {
         return test::run(QStringLiteral("7zz"), {QStringLiteral("x"), QStringLiteral("-so"), QStringLiteral("-p") + password, archive, entry}).out;
@@ -96,13 +88,13 @@ private Q_SLOTS:
         const QString archive = libarchiveFile(file);
         const QStringList files = sevenZipFiles(archive, QStringLiteral("12345678"));
         QVERIFY(!files.isEmpty());
-        auto hashed = cliWithPassword({QStringLiteral("hash"), archive}, "12345678");
+        auto hashed = test::runCliWithPassword({QStringLiteral("hash"), archive}, "12345678");
         QVERIFY2(hashed.exitCode == 0, hashed.err.constData());
         QByteArray expected;
         for (const QString &name : files) {
             const QByteArray bytes = sevenZipCat(archive, name, QStringLiteral("12345678"));
             expected += hashLine(bytes, name);
-            auto cat = cliWithPassword({QStringLiteral("cat"), archive + QStringLiteral("!/") + name}, "12345678");
+            auto cat = test::runCliWithPassword({QStringLiteral("cat"), archive + QStringLiteral("!/") + name}, "12345678");
             QVERIFY2(cat.exitCode == 0, cat.err.constData());
             QCOMPARE(cat.out, bytes);
         }
@@ -117,7 +109,7 @@ private Q_SLOTS:
         QCOMPARE(none.out, QByteArray());
         QVERIFY2(none.err.contains("password is needed") && none.err.contains("names.7z"), none.err.constData());
 
-        auto wrong = cliWithPassword({QStringLiteral("ls"), archive}, "wrong one");
+        auto wrong = test::runCliWithPassword({QStringLiteral("ls"), archive}, "wrong one");
         QCOMPARE(wrong.exitCode, 1);
         QCOMPARE(wrong.out, QByteArray());
         QVERIFY2(wrong.err.contains("wrong password"), wrong.err.constData());
@@ -184,13 +176,13 @@ private Q_SLOTS:
         QCOMPARE(none.out, QByteArray());
         QVERIFY2(none.err.contains("password is needed") && none.err.contains("content.7z!/a.txt"), none.err.constData());
 
-        auto wrong = cliWithPassword({QStringLiteral("cat"), spec}, "Wr0ng");
+        auto wrong = test::runCliWithPassword({QStringLiteral("cat"), spec}, "Wr0ng");
         QCOMPARE(wrong.exitCode, 1);
         QCOMPARE(wrong.out, QByteArray());
         QVERIFY2(wrong.err.contains("wrong password") && wrong.err.contains("content.7z!/a.txt"), wrong.err.constData());
 
         const QString target = path(QStringLiteral("extracted"));
-        auto extracted = cliWithPassword({QStringLiteral("extract"), archive, QStringLiteral("-C"), target}, "S3cret");
+        auto extracted = test::runCliWithPassword({QStringLiteral("extract"), archive, QStringLiteral("-C"), target}, "S3cret");
         QVERIFY2(extracted.exitCode == 0, extracted.err.constData());
         QCOMPARE(test::sha256File(target + QStringLiteral("/big.bin")), test::sha256File(path(QStringLiteral("src/big.bin"))));
         QCOMPARE(QFileInfo(target + QStringLiteral("/link")).symLinkTarget(), QFileInfo(target + QStringLiteral("/sub/ünïcödé.txt")).absoluteFilePath());
@@ -211,30 +203,7 @@ private Q_SLOTS:
     {
         QFETCH(QString, spec);
         ASC_REQUIRE_TOOL(QStringLiteral("python3"));
-        const QString script = QStringLiteral(R"PY(
-import os, pty, sys
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(sys.argv[1], sys.argv[1:])
-seen = b''
-since = 0 # where the output after the last answer starts: one prompt each
-answers = [b'not it\n', b'S3cret\n']
-while True:
-    try:
-        chunk = os.read(fd, 4096)
-    except OSError:
-        break
-    if not chunk:
-        break
-    seen += chunk
-    if answers and b'password' in seen[since:] and seen[since:].rstrip().endswith(b':'):
-        os.write(fd, answers.pop(0))
-        since = len(seen)
-_, status = os.waitpid(pid, 0)
-sys.stdout.buffer.write(seen)
-sys.exit(os.WEXITSTATUS(status))
-)PY");
-        auto r = test::run(QStringLiteral("python3"), {QStringLiteral("-c"), script, QStringLiteral(CLI_PATH), QStringLiteral("cat"), path(spec)});
+        auto r = test::runCliOnTerminal({QStringLiteral("cat"), path(spec)}, {"not it", "S3cret"});
         QVERIFY2(r.exitCode == 0, r.out.constData());
         QVERIFY2(r.out.contains("password for ") && r.out.contains("wrong password for "), r.out.constData());
         QVERIFY2(r.out.contains("names in UTF-8"), r.out.constData());
@@ -247,11 +216,11 @@ sys.exit(os.WEXITSTATUS(status))
         const QString damaged = path(QStringLiteral("damaged.7z"));
         QVERIFY(QFile::copy(path(QStringLiteral("content.7z")), damaged));
         QVERIFY(test::flipByte(damaged, QFileInfo(damaged).size() / 2));
-        auto cat = cliWithPassword({QStringLiteral("cat"), damaged + QStringLiteral("!/big.bin")}, "S3cret");
+        auto cat = test::runCliWithPassword({QStringLiteral("cat"), damaged + QStringLiteral("!/big.bin")}, "S3cret");
         QCOMPARE(cat.exitCode, 1);
         QVERIFY(cat.out.size() < (12 << 20));
         QVERIFY2(cat.err.contains("damaged.7z"), cat.err.constData());
-        auto hashed = cliWithPassword({QStringLiteral("hash"), damaged}, "S3cret");
+        auto hashed = test::runCliWithPassword({QStringLiteral("hash"), damaged}, "S3cret");
         QCOMPARE(hashed.exitCode, 1);
         QVERIFY(!hashed.out.contains(test::sha256File(path(QStringLiteral("src/big.bin")))));
     }
@@ -282,14 +251,14 @@ sys.exit(os.WEXITSTATUS(status))
     // libarchive's RAR 2.9 files (content, names, some files).
     void undecryptableRarIsAnErrorNotBytes()
     {
-        auto data = cliWithPassword({QStringLiteral("cat"), libarchiveFile(QStringLiteral("test_read_format_rar_encryption_data.rar!/foo.txt"))}, "12345678");
+        auto data = test::runCliWithPassword({QStringLiteral("cat"), libarchiveFile(QStringLiteral("test_read_format_rar_encryption_data.rar!/foo.txt"))}, "12345678");
         QCOMPARE(data.exitCode, 1);
         QCOMPARE(data.out, QByteArray());
         QVERIFY2(data.err.contains("foo.txt") && data.err.contains("encrypted"), data.err.constData());
-        auto header = cliWithPassword({QStringLiteral("ls"), libarchiveFile(QStringLiteral("test_read_format_rar_encryption_header.rar"))}, "12345678");
+        auto header = test::runCliWithPassword({QStringLiteral("ls"), libarchiveFile(QStringLiteral("test_read_format_rar_encryption_header.rar"))}, "12345678");
         QCOMPARE(header.exitCode, 1);
         QVERIFY2(header.err.contains("encryption"), header.err.constData());
-        auto partially = cliWithPassword({QStringLiteral("hash"), libarchiveFile(QStringLiteral("test_read_format_rar_encryption_partially.rar"))}, "12345678");
+        auto partially = test::runCliWithPassword({QStringLiteral("hash"), libarchiveFile(QStringLiteral("test_read_format_rar_encryption_partially.rar"))}, "12345678");
         QCOMPARE(partially.exitCode, 1);
         QVERIFY(partially.out.contains("  bar.txt\n"));
         QVERIFY(!partially.out.contains("  foo.txt\n"));

@@ -22,6 +22,7 @@
 #include "main_window.h"
 #include "model_search.h"
 #include "test_files.h"
+#include "window_waits.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -57,16 +58,6 @@ class TestDailyUse : public QObject {
 
     QTemporaryDir dir_;
     QString archive_;
-
-    static bool openAndWait(ui::MainWindow &window, const QString &spec)
-    {
-        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
-        QSignalSpy opened(&window, &ui::MainWindow::opened);
-        window.openSpec(spec);
-        if ((opened.count() == 0 && !opened.wait(20000)) || !opened.first().at(1).toBool())
-            return false;
-        return listed.count() > 0 || listed.wait(20000);
-    }
 
     static QString counterText(ui::MainWindow &window)
     {
@@ -120,7 +111,7 @@ private Q_SLOTS:
     {
         ui::MainWindow window; // no model tester here: it would fetch (expand) everything itself
         window.show();
-        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
+        QVERIFY(test::openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
         QVERIFY(!test::findByName(window.proxy(), QStringLiteral("README.TXT")).isValid());
         window.filterEdit()->setText(QStringLiteral("readme"));
         QTRY_VERIFY_WITH_TIMEOUT(test::findByName(window.proxy(), QStringLiteral("README.TXT")).isValid(), 30000);
@@ -145,7 +136,7 @@ private Q_SLOTS:
         QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-czf"), tarball, QStringLiteral("-C"), dir_.filePath(QStringLiteral("nested")), QStringLiteral(".")}).exitCode, 0);
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, tarball));
+        QVERIFY(test::openAndWait(window, tarball));
         const EntryTree &tree = window.browseView()->loader()->tree();
         QCOMPARE(tree.layerCount(), 1);
         auto *view = static_cast<ui::EntryTreeView *>(window.treeView());
@@ -174,7 +165,7 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, archive_ + QStringLiteral("!/docs/readme.txt")));
+        QVERIFY(test::openAndWait(window, archive_ + QStringLiteral("!/docs/readme.txt")));
         QTRY_COMPARE(window.detailsPane()->previewKind(), QStringLiteral("text"));
         const QModelIndex current = window.treeView()->currentIndex();
         QVERIFY(current.isValid());
@@ -201,7 +192,7 @@ private Q_SLOTS:
 
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, deb + QStringLiteral("!/data.tar.xz!/usr/share/doc/asc-test/README")));
+        QVERIFY(test::openAndWait(window, deb + QStringLiteral("!/data.tar.xz!/usr/share/doc/asc-test/README")));
         QTRY_COMPARE_WITH_TIMEOUT(window.treeView()->currentIndex().data().toString(), QStringLiteral("README"), 20000);
         QTRY_COMPARE(window.detailsPane()->previewKind(), QStringLiteral("text"));
         QVERIFY(test::findByName(window.proxy(), QStringLiteral("control.tar.xz"), QModelIndex(), false).isValid());
@@ -210,7 +201,7 @@ private Q_SLOTS:
         QCOMPARE(window.currentSpec(), deb);
         QVERIFY(!window.browseView()->banner()->isVisible());
         // The archive itself as the SPEC's end: its row is opened and selected.
-        QVERIFY(openAndWait(window, deb + QStringLiteral("!/control.tar.xz")));
+        QVERIFY(test::openAndWait(window, deb + QStringLiteral("!/control.tar.xz")));
         const QModelIndex control = test::findByName(window.proxy(), QStringLiteral("control.tar.xz"), QModelIndex(), false);
         QTRY_COMPARE_WITH_TIMEOUT(window.treeView()->currentIndex(), control, 20000);
         QTRY_VERIFY_WITH_TIMEOUT(test::findByName(window.proxy(), QStringLiteral("control"), control).isValid(), 20000);
@@ -223,7 +214,7 @@ private Q_SLOTS:
         ui::MainWindow window;
         window.show();
         const QString missing = archive_ + QStringLiteral("!/docs/no-such-file.txt");
-        QVERIFY(openAndWait(window, missing));
+        QVERIFY(test::openAndWait(window, missing));
         QTRY_VERIFY(window.browseView()->banner()->isVisible());
         bool shown = false;
         for (QLabel *label : window.findChildren<QLabel *>())
@@ -249,7 +240,7 @@ private Q_SLOTS:
         ui::MainWindow window;
         window.resize(1000, 700);
         window.show();
-        QVERIFY(openAndWait(window, tar + QStringLiteral("!/zz-target.txt")));
+        QVERIFY(test::openAndWait(window, tar + QStringLiteral("!/zz-target.txt")));
         QTRY_COMPARE_WITH_TIMEOUT(window.treeView()->currentIndex().data().toString(), QStringLiteral("zz-target.txt"), 20000);
         QTRY_VERIFY(!window.isBusy());
         QTRY_VERIFY(window.treeView()->viewport()->rect().contains(window.treeView()->visualRect(window.treeView()->currentIndex())));
@@ -296,7 +287,7 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, archive_));
+        QVERIFY(test::openAndWait(window, archive_));
         QThreadPool *pool = taskPool();
         QVERIFY(pool != QThreadPool::globalInstance());
         QSemaphore release;
@@ -330,7 +321,7 @@ private Q_SLOTS:
         ui::MainWindow window;
         window.resize(1200, 800);
         window.show();
-        QVERIFY(openAndWait(window, archive_));
+        QVERIFY(test::openAndWait(window, archive_));
         window.workspace()->setCurrentWidget(window.benchPanel());
         auto *scroll = window.benchPanel()->findChild<QScrollArea *>();
         QVERIFY(scroll);
@@ -346,7 +337,7 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, archive_));
+        QVERIFY(test::openAndWait(window, archive_));
         const QModelIndex readme = test::findByName(window.proxy(), QStringLiteral("readme.txt"));
         QVERIFY(readme.isValid());
         select(window, readme);
@@ -371,7 +362,7 @@ private Q_SLOTS:
         QTest::failOnWarning(QRegularExpression(QStringLiteral("inflating")));
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, tarball));
+        QVERIFY(test::openAndWait(window, tarball));
         select(window, test::findByName(window.proxy(), QStringLiteral("picture.png")));
         window.detailsPane()->requestPreview(); // as Preview in the menu, or a double-click
         QTRY_COMPARE(window.detailsPane()->previewKind(), QStringLiteral("image"));
@@ -392,7 +383,7 @@ private Q_SLOTS:
         ui::MainWindow window;
         window.resize(1200, 700);
         window.show();
-        QVERIFY(openAndWait(window, tarball));
+        QVERIFY(test::openAndWait(window, tarball));
         window.filterEdit()->setFocus();
         window.filterEdit()->setText(QStringLiteral("BUILD"));
         QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 30000);
@@ -413,7 +404,7 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, archive_));
+        QVERIFY(test::openAndWait(window, archive_));
         const QModelIndex readme = test::findByName(window.proxy(), QStringLiteral("readme.txt"));
         QVERIFY(readme.isValid());
         select(window, readme);
@@ -452,7 +443,7 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, archive_));
+        QVERIFY(test::openAndWait(window, archive_));
         const QString target = dir_.filePath(QStringLiteral("flat"));
         // The dialog is modal: fill it in from the event loop.
         QTimer::singleShot(0, &window, [&] {
@@ -486,7 +477,7 @@ private Q_SLOTS:
         ui::MainWindow window;
         QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
-        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
+        QVERIFY(test::openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
         const QModelIndex p1 = test::findByName(window.proxy(), QStringLiteral("p1"));
         QCOMPARE(p1.data().toString(), QStringLiteral("p1 — FIXTURE-FAT32"));
         const QModelIndex type = p1.siblingAtColumn(ui::EntryTreeModel::Type);
@@ -495,7 +486,7 @@ private Q_SLOTS:
         QTRY_VERIFY(window.detailsPane()->hexView()->bytes().size() > 0); // a partition's bytes, not "No data"
 
         // MBR with an extended partition: p5 and p6 once, beside p2; p2 cannot be expanded.
-        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/mbr-fat16-ext2-fat12.raw"))));
+        QVERIFY(test::openAndWait(window, test::dataPath(QStringLiteral("images/mbr-fat16-ext2-fat12.raw"))));
         QStringList rows;
         for (int row = 0; row < window.proxy()->rowCount(); ++row)
             rows << window.proxy()->index(row, 0).data().toString().section(QStringLiteral(" — "), 0, 0);
@@ -512,7 +503,7 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, archive_));
+        QVERIFY(test::openAndWait(window, archive_));
         // The format's facts read as words, each once: "Filters gzip", not a JSON array or a
         // second, lower-case "format" row.
         const QString details = window.detailsPane()->text();
@@ -551,7 +542,7 @@ private Q_SLOTS:
         window.resize(1000, 700);
         window.show();
         QVERIFY(QTest::qWaitForWindowActive(&window));
-        QVERIFY(openAndWait(window, archive_));
+        QVERIFY(test::openAndWait(window, archive_));
         const QModelIndex docs = test::findByName(window.proxy(), QStringLiteral("docs"));
         QCOMPARE(docs.siblingAtColumn(ui::EntryTreeModel::Size).data().toString(), QStringLiteral("2 items")); // readme.txt, deeper/
         const QModelIndex deeper = test::findByName(window.proxy(), QStringLiteral("deeper"));

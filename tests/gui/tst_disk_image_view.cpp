@@ -11,6 +11,7 @@
 #include "main_window.h"
 #include "model_search.h"
 #include "test_files.h"
+#include "window_waits.h"
 #include "formats/format.h"
 #include "open/spec.h"
 
@@ -30,16 +31,6 @@ class TestDiskImageView : public QObject {
     static QModelIndex findByName(const QAbstractItemModel *model, const QString &name, const QModelIndex &parent = {})
     {
         return test::findByName(model, name, parent, false); // direct children only
-    }
-
-    static bool openAndWait(ui::MainWindow &window, const QString &spec)
-    {
-        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
-        QSignalSpy opened(&window, &ui::MainWindow::opened);
-        window.openSpec(spec);
-        if ((opened.count() == 0 && !opened.wait(20000)) || !opened.first().at(1).toBool())
-            return false;
-        return listed.count() > 0 || listed.wait(20000);
     }
 
 private Q_SLOTS:
@@ -76,7 +67,7 @@ open(sys.argv[1], 'wb').write(disk)
         ui::MainWindow window;
         QAbstractItemModelTester tester(window.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
-        QVERIFY(openAndWait(window, disk));
+        QVERIFY(test::openAndWait(window, disk));
         // p2 is only the magic of a LUKS2 header (a real one expands: tst_luks_window).
         for (const char *name : {"p1", "p2", "p3"}) {
             const QModelIndex p = findByName(window.proxy(), QLatin1String(name));
@@ -93,12 +84,12 @@ open(sys.argv[1], 'wb').write(disk)
         ui::MainWindow window;
         QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
-        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/iso.zlib.qcow2"))));
+        QVERIFY(test::openAndWait(window, test::dataPath(QStringLiteral("images/iso.zlib.qcow2"))));
         QVERIFY(findByName(window.proxy(), QStringLiteral("README.TXT")).isValid());
         QVERIFY(window.detailsPane()->text().contains(QStringLiteral("qcow2")));
 
         // A GPT disk in qcow2: p1 and p2; the map strip shows data and unallocated space.
-        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
+        QVERIFY(test::openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
         QVERIFY(findByName(window.proxy(), QStringLiteral("p1")).isValid());
         QVERIFY(findByName(window.proxy(), QStringLiteral("p2")).isValid());
         QVERIFY(window.detailsPane()->allocationMap()->isVisibleTo(&window));
@@ -143,7 +134,7 @@ open(sys.argv[1], 'wb').write(disk)
         ui::MainWindow window;
         QAbstractItemModelTester tester(window.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
-        QVERIFY(openAndWait(window, disk));
+        QVERIFY(test::openAndWait(window, disk));
         const QModelIndex p1 = findByName(window.proxy(), QStringLiteral("p1"));
         QVERIFY(p1.isValid());
         window.treeView()->expand(p1);
@@ -157,7 +148,7 @@ open(sys.argv[1], 'wb').write(disk)
         // every index it sees, so it joins at the end.)
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
+        QVERIFY(test::openAndWait(window, test::dataPath(QStringLiteral("images/gpt.v3.qcow2"))));
         const QModelIndex p2 = findByName(window.proxy(), QStringLiteral("p2"));
         QVERIFY(p2.isValid());
         QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
@@ -213,7 +204,7 @@ open(sys.argv[1], 'wb').write(disk)
         window.show();
         // The SPEC of a partition: the disk's tree, p2 opened in place, selected and expanded.
         const QString spec = test::dataPath(QStringLiteral("images/gpt.v3.qcow2")) + QStringLiteral("!/p2");
-        QVERIFY(openAndWait(window, spec));
+        QVERIFY(test::openAndWait(window, spec));
         const QModelIndex p2 = findByName(window.proxy(), QStringLiteral("p2"));
         QVERIFY(p2.isValid());
         QTRY_COMPARE_WITH_TIMEOUT(window.treeView()->currentIndex(), p2, 20000);
@@ -276,7 +267,7 @@ open(sys.argv[1], 'wb').write(disk)
         ui::MainWindow window;
         window.show();
         const QString spec = test::dataPath(QStringLiteral("images/gpt.v3.qcow2")) + QStringLiteral("!/p2!/deep/a/b/c/d/e/f");
-        QVERIFY(openAndWait(window, spec));
+        QVERIFY(test::openAndWait(window, spec));
         QTRY_VERIFY_WITH_TIMEOUT(window.treeView()->currentIndex().data().toString() == QStringLiteral("f"), 20000);
         const QModelIndex f = window.treeView()->currentIndex();
         QTRY_VERIFY_WITH_TIMEOUT(findByName(window.proxy(), QStringLiteral("deep.txt"), f).isValid(), 20000);

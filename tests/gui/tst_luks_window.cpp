@@ -10,6 +10,7 @@
 #include "model_search.h"
 #include "recent_files.h"
 #include "test_files.h"
+#include "window_waits.h"
 #include "formats/archive/archive_passwords.h"
 
 #include <QAbstractItemModelTester>
@@ -28,42 +29,6 @@ class TestLuksWindow : public QObject {
     QString disk_, old_;
 
     QString unpack(const QString &name, const QString &packed) { return test::unpackDisk(dir_, packed, name); }
-
-    static bool openAndWait(ui::MainWindow &window, const QString &spec)
-    {
-        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
-        QSignalSpy opened(&window, &ui::MainWindow::opened);
-        window.openSpec(spec);
-        if ((opened.count() == 0 && !opened.wait(20000)) || !opened.first().at(1).toBool())
-            return false;
-        return listed.count() > 0 || listed.wait(20000);
-    }
-
-    // Answers the password questions as they come, in order; what each asked is kept.
-    struct Answers {
-        QStringList answers;
-        QStringList asked;
-        QTimer timer;
-        explicit Answers(QWidget *window, QStringList given)
-            : answers(std::move(given))
-        {
-            timer.setInterval(20);
-            QObject::connect(&timer, &QTimer::timeout, window, [this, window] {
-                auto *dialog = window->findChild<QInputDialog *>(QStringLiteral("passwordPrompt"));
-                if (!dialog || !dialog->isVisible() || answers.isEmpty())
-                    return;
-                asked << dialog->labelText();
-                const QString answer = answers.takeFirst();
-                if (answer.isEmpty()) {
-                    dialog->reject();
-                } else {
-                    dialog->setTextValue(answer);
-                    dialog->accept();
-                }
-            });
-            timer.start();
-        }
-    };
 
 private Q_SLOTS:
     void initTestCase()
@@ -84,8 +49,8 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(window.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
         // Answered from the start: the model tester fetches what it sees, p3 included.
-        Answers answers(&window, {QStringLiteral("not it"), QStringLiteral("ubuntu pass")});
-        QVERIFY(openAndWait(window, disk_));
+        test::PasswordAnswers answers(&window, {QStringLiteral("not it"), QStringLiteral("ubuntu pass")});
+        QVERIFY(test::openAndWait(window, disk_));
         const QModelIndex p3 = test::findByName(window.proxy(), QStringLiteral("p3"), {}, false);
         QVERIFY(p3.isValid());
         window.treeView()->expand(p3);
@@ -104,9 +69,9 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, disk_));
+        QVERIFY(test::openAndWait(window, disk_));
         const QModelIndex p3 = test::findByName(window.proxy(), QStringLiteral("p3"), {}, false);
-        Answers answers(&window, {QString()});
+        test::PasswordAnswers answers(&window, {QString()});
         window.treeView()->expand(p3);
         QTRY_COMPARE_WITH_TIMEOUT(answers.asked.size(), 1, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(!window.isBusy(), 20000);
@@ -117,8 +82,8 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         window.show();
-        Answers answers(&window, {QStringLiteral("old debian")});
-        QVERIFY(openAndWait(window, old_));
+        test::PasswordAnswers answers(&window, {QStringLiteral("old debian")});
+        QVERIFY(test::openAndWait(window, old_));
         QTRY_VERIFY_WITH_TIMEOUT(test::findByName(window.proxy(), QStringLiteral("etc"), {}, false).isValid(), 30000);
         QCOMPARE(answers.asked.size(), 1);
         QVERIFY2(answers.asked[0].contains(QStringLiteral("luks1-cbc.img")), qPrintable(answers.asked[0]));

@@ -6,6 +6,7 @@
 #include "main_window.h"
 #include "mounts.h"
 #include "test_files.h"
+#include "window_waits.h"
 
 #include <QAction>
 #include <QDir>
@@ -20,23 +21,6 @@ class TestMountWindow : public QObject {
 
     QTemporaryDir dir_;
     QString tarball_;
-
-    static bool mounted(const QString &dir)
-    {
-        struct stat here {
-        }, above{};
-        return ::stat(QFile::encodeName(dir).constData(), &here) == 0 && ::stat(QFile::encodeName(dir + QStringLiteral("/..")).constData(), &above) == 0 && here.st_dev != above.st_dev;
-    }
-
-    static bool openAndWait(ui::MainWindow &window, const QString &spec)
-    {
-        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
-        QSignalSpy opened(&window, &ui::MainWindow::opened);
-        window.openSpec(spec);
-        if ((opened.count() == 0 && !opened.wait(20000)) || !opened.first().at(1).toBool())
-            return false;
-        return listed.count() > 0 || listed.wait(20000);
-    }
 
 private Q_SLOTS:
     void initTestCase()
@@ -58,7 +42,7 @@ private Q_SLOTS:
         {
             ui::MainWindow window;
             window.show();
-            QVERIFY(openAndWait(window, tarball_));
+            QVERIFY(test::openAndWait(window, tarball_));
             QAction *mount = window.findChild<QAction *>(QStringLiteral("mountAction"));
             QAction *unmount = window.findChild<QAction *>(QStringLiteral("unmountAction"));
             QVERIFY(mount && mount->isEnabled());
@@ -66,28 +50,28 @@ private Q_SLOTS:
             QSignalSpy mountedAt(window.mounts(), &ui::Mounts::mountedAt);
             window.mountAt(mnt);
             QVERIFY(mountedAt.wait(30000));
-            QVERIFY(mounted(mnt));
+            QVERIFY(test::isMountPoint(mnt));
             QFile a(mnt + QStringLiteral("/docs/a.txt"));
             QVERIFY(a.open(QIODevice::ReadOnly));
             QCOMPARE(a.readAll(), QByteArray("alpha\n"));
             a.close();
             QVERIFY(unmount->isEnabled());
             unmount->trigger();
-            QVERIFY(!mounted(mnt));
+            QVERIFY(!test::isMountPoint(mnt));
             // Mounted again, then the window closes: unmounted with it.
             window.mountAt(mnt);
             QVERIFY(mountedAt.wait(30000));
-            QVERIFY(mounted(mnt));
+            QVERIFY(test::isMountPoint(mnt));
             window.close();
         }
-        QVERIFY(!mounted(mnt));
+        QVERIFY(!test::isMountPoint(mnt));
     }
 
     void aFolderThatCannotBeMountedOnSaysWhy()
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, tarball_));
+        QVERIFY(test::openAndWait(window, tarball_));
         QSignalSpy failed(window.mounts(), &ui::Mounts::failed);
         window.mountAt(dir_.filePath(QStringLiteral("no-such-folder")));
         QVERIFY(failed.wait(30000));

@@ -14,6 +14,7 @@
 #include "main_window.h"
 #include "model_search.h"
 #include "test_files.h"
+#include "window_waits.h"
 #include "open/spec.h"
 
 #include <QAbstractItemModelTester>
@@ -39,16 +40,6 @@ class TestRealWorldView : public QObject {
     QString legacy_;
     QString damaged_;
     QString legacyTar_; // the same names in a GNU tar, kept as stored
-
-    bool openAndWait(ui::MainWindow &window, const QString &spec)
-    {
-        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
-        QSignalSpy opened(&window, &ui::MainWindow::opened);
-        window.openSpec(spec);
-        if ((opened.count() == 0 && !opened.wait(20000)) || !opened.first().at(1).toBool())
-            return false;
-        return listed.count() > 0 || listed.wait(30000);
-    }
 
     void select(ui::MainWindow &window, const QModelIndex &index)
     {
@@ -117,7 +108,7 @@ open(sys.argv[2], 'wb').write(b)
         ui::MainWindow window;
         QAbstractItemModelTester tester(window.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
-        QVERIFY(openAndWait(window, legacyTar_)); // a tar's names as stored (a zip's are CP437)
+        QVERIFY(test::openAndWait(window, legacyTar_, 30)); // a tar's names as stored (a zip's are CP437)
         // Shown with U+FFFD for the bytes outside UTF-8; addressed by the node's raw path.
         const QModelIndex bad = findByName(window.proxy(), QString(QChar(0xFFFD)) + QChar(0xFFFD) + QStringLiteral(".bin"));
         QVERIFY(bad.isValid());
@@ -149,7 +140,7 @@ open(sys.argv[2], 'wb').write(b)
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, legacy_));
+        QVERIFY(test::openAndWait(window, legacy_, 30));
         QVERIFY(!findByName(window.proxy(), QStringLiteral("Привет.txt")).isValid());
         // A zip without the UTF-8 flag shows CP437 by default (the dot kept), as unzip and 7-Zip do.
         QVERIFY(findByName(window.proxy(), QStringLiteral("Åα¿óÑΓ.txt")).isValid());
@@ -174,14 +165,14 @@ open(sys.argv[2], 'wb').write(b)
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, damaged_));
+        QVERIFY(test::openAndWait(window, damaged_, 30));
         QVERIFY(findByName(window.proxy(), QStringLiteral("f1")).isValid());
         QVERIFY(findByName(window.proxy(), QStringLiteral("f3")).isValid());
         QCOMPARE(window.problems().size(), 1);
         QVERIFY2(window.problems().first().contains(QStringLiteral("offset 1024: damaged header, skipped")), qPrintable(window.problems().first()));
         QVERIFY2(window.bannerText().contains(QStringLiteral("1 problem reading")), qPrintable(window.bannerText()));
         // A clean file clears them.
-        QVERIFY(openAndWait(window, legacy_));
+        QVERIFY(test::openAndWait(window, legacy_, 30));
         QVERIFY(window.problems().isEmpty());
         QVERIFY(window.bannerText().isEmpty());
     }
@@ -190,7 +181,7 @@ open(sys.argv[2], 'wb').write(b)
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, damaged_));
+        QVERIFY(test::openAndWait(window, damaged_, 30));
         const QString target = dir_.filePath(QStringLiteral("again"));
         QSignalSpy done(&window, &ui::MainWindow::extractionFinished);
         window.extractSelectedTo(target); // nothing selected: everything

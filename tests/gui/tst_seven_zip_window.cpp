@@ -9,6 +9,7 @@
 #include "model_search.h"
 #include "recent_files.h"
 #include "test_files.h"
+#include "window_waits.h"
 
 #include "browse/details_pane.h"
 #include "browse/entry_filter_model.h"
@@ -29,37 +30,6 @@ class TestSevenZipWindow : public QObject {
     Q_OBJECT
 
     QTemporaryDir dir_;
-
-    static bool openAndWait(ui::MainWindow &window, const QString &spec)
-    {
-        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
-        QSignalSpy opened(&window, &ui::MainWindow::opened);
-        window.openSpec(spec);
-        if ((opened.count() == 0 && !opened.wait(20000)) || !opened.first().at(1).toBool())
-            return false;
-        return listed.count() > 0 || listed.wait(20000);
-    }
-
-    // Answers the password questions as they come, in order; what each asked is kept.
-    struct Answers {
-        QStringList answers;
-        QStringList asked;
-        QTimer timer;
-        explicit Answers(QWidget *window, QStringList given)
-            : answers(std::move(given))
-        {
-            timer.setInterval(20);
-            QObject::connect(&timer, &QTimer::timeout, window, [this, window] {
-                auto *dialog = window->findChild<QInputDialog *>(QStringLiteral("passwordPrompt"));
-                if (!dialog || !dialog->isVisible() || answers.isEmpty())
-                    return;
-                asked << dialog->labelText();
-                dialog->setTextValue(answers.takeFirst());
-                dialog->accept();
-            });
-            timer.start();
-        }
-    };
 
 private Q_SLOTS:
     void initTestCase()
@@ -83,7 +53,7 @@ private Q_SLOTS:
         ui::MainWindow window;
         QAbstractItemModelTester tester(window.proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         window.show();
-        Answers answers(&window, {QStringLiteral("not it"), QStringLiteral("S3cret")});
+        test::PasswordAnswers answers(&window, {QStringLiteral("not it"), QStringLiteral("S3cret")});
         window.openSpec(dir_.filePath(QStringLiteral("names.7z")));
         QTRY_VERIFY_WITH_TIMEOUT(test::findByName(window.proxy(), QStringLiteral("a.txt"), {}, false).isValid(), 30000);
         QCOMPARE(answers.asked.size(), 2);
@@ -96,10 +66,10 @@ private Q_SLOTS:
     {
         ui::MainWindow window;
         window.show();
-        QVERIFY(openAndWait(window, dir_.filePath(QStringLiteral("content.7z"))));
+        QVERIFY(test::openAndWait(window, dir_.filePath(QStringLiteral("content.7z"))));
         const QModelIndex a = test::findByName(window.proxy(), QStringLiteral("a.txt"), {}, false);
         QVERIFY(a.isValid());
-        Answers answers(&window, {QStringLiteral("S3cret")});
+        test::PasswordAnswers answers(&window, {QStringLiteral("S3cret")});
         window.treeView()->selectionModel()->setCurrentIndex(a, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QTRY_COMPARE_WITH_TIMEOUT(window.detailsPane()->hexView()->bytes(), QByteArray("alpha\n"), 30000);
         QCOMPARE(answers.asked.size(), 1);

@@ -10,6 +10,7 @@
 #include <QProcessEnvironment>
 #include <QRandomGenerator>
 #include <QStandardPaths>
+#include <sys/stat.h>
 #include <QThread>
 #include <QTest>
 
@@ -97,6 +98,54 @@ RunResult run(const QString &program, const QStringList &args, int timeoutMs, co
 RunResult runCli(const QStringList &args, int timeoutMs)
 {
     return run(QStringLiteral(CLI_PATH), args, timeoutMs);
+}
+
+RunResult runCliWithPassword(const QStringList &args, const QByteArray &password)
+{
+    qputenv("ARCHIVESCOPE_PASSWORD", password);
+    RunResult r = runCli(args);
+    qunsetenv("ARCHIVESCOPE_PASSWORD");
+    return r;
+}
+
+RunResult runCliOnTerminal(const QStringList &args, const QList<QByteArray> &answers)
+{
+    // Each answer goes when a prompt (a line about a password, ending in ':') has shown since the
+    // last one: a path holding "password" (a temporary folder's name) is not a prompt of its own.
+    const QString script = QStringLiteral(R"PY(
+import os, pty, sys
+answers = [a.encode() + b'\n' for a in sys.argv[1].split('\n') if a]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+seen = b''
+since = 0
+while True:
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    seen += chunk
+    if answers and b'password' in seen[since:] and seen[since:].rstrip().endswith(b':'):
+        os.write(fd, answers.pop(0))
+        since = len(seen)
+_, status = os.waitpid(pid, 0)
+sys.stdout.buffer.write(seen)
+sys.exit(os.WEXITSTATUS(status))
+)PY");
+    QByteArray lines;
+    for (const QByteArray &answer : answers)
+        lines += answer + '\n';
+    return run(QStringLiteral("python3"), QStringList{QStringLiteral("-c"), script, QString::fromUtf8(lines), QStringLiteral(CLI_PATH)} + args);
+}
+
+bool isMountPoint(const QString &dir)
+{
+    struct stat here {
+    }, above{};
+    return ::stat(QFile::encodeName(dir).constData(), &here) == 0 && ::stat(QFile::encodeName(dir + QStringLiteral("/..")).constData(), &above) == 0 && here.st_dev != above.st_dev;
 }
 
 bool haveTool(const QString &name)

@@ -36,11 +36,18 @@ struct RunResult {
 RunResult run(const QString &program, const QStringList &args, int timeoutMs = 120000,
               const QString &workingDir = {});
 RunResult runCli(const QStringList &args, int timeoutMs = 120000);
+// runCli with ARCHIVESCOPE_PASSWORD set to `password` for that run.
+RunResult runCliWithPassword(const QStringList &args, const QByteArray &password);
+// archivescope-cli ARGS with a pty as its terminal, answering each password question with the
+// next of `answers` (lines); what the terminal showed is `out`. Needs python3.
+RunResult runCliOnTerminal(const QStringList &args, const QList<QByteArray> &answers);
 // The lines of `path` once it has `count` of them (a child writing its pid), waiting up to 30 s
 // with the event loop running; what it has then, if fewer.
 QStringList waitForLines(const QString &path, int count);
 // /proc/PID/stat while the process exists (a zombie included); empty once it is reaped.
 QByteArray processStat(const QString &pid);
+// Whether `dir` is a mount point now (its device differs from its parent's).
+bool isMountPoint(const QString &dir);
 // Whether a tool is installed (tests that need peers skip with a message when not).
 bool haveTool(const QString &name);
 // The first child process of `pid` (its worker), waiting up to 10 s for one to appear; 0 if none.

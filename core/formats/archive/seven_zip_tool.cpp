@@ -213,7 +213,7 @@ Result<QByteArray> readItem(const QByteArray &path, const SevenZipItem &item, co
 
 } // namespace
 
-bool sevenZipNeedsTool(const SourcePtr &source, bool *namesEncrypted)
+bool sevenZipNeedsTool(const SourcePtr &source, bool *namesEncrypted, bool namesOnly)
 {
     const ProblemScope quiet([](const Error &) {});
     auto reader = LibarchiveReader::open(source, LibarchiveReader::Mode::Archives);
@@ -227,8 +227,8 @@ bool sevenZipNeedsTool(const SourcePtr &source, bool *namesEncrypted)
     const bool names = !any && any.error().message.contains(QLatin1String("encrypted"));
     if (namesEncrypted)
         *namesEncrypted = names;
-    if (names)
-        return true;
+    if (names || namesOnly)
+        return names;
     // The entries' headers come from the archive's header, read whole when it opened: no content
     // is decoded to look at them all.
     for (int seen = 0; any && *any && seen < 1000000; ++seen) {
@@ -252,7 +252,7 @@ Result<ContainerPtr> SevenZipToolContainer::open(SourcePtr source)
         return Error::make(ErrorKind::Unsupported, source->name(),
                            QStringLiteral("an encrypted 7z inside another archive or image is not read: 7-Zip reads it from a file (extract it first)"));
     std::shared_ptr<SevenZipToolContainer> container(new SevenZipToolContainer(source, QFile::encodeName(extent->file)));
-    (void)sevenZipNeedsTool(source, &container->namesEncrypted_);
+    (void)sevenZipNeedsTool(source, &container->namesEncrypted_, true); // the probe looked at the entries
     if (auto loaded = container->load(); !loaded)
         return std::move(loaded).error();
     return ContainerPtr(std::move(container));

@@ -26,9 +26,6 @@ public:
     QJsonObject info() const override;
     const SourcePtr &source() const override { return source_; }
 
-    // Reads `item`'s content whole (small files) or hands it out as it comes (`sink`), checked.
-    struct Reading;
-
 private:
     SevenZipToolContainer(SourcePtr source, QByteArray path);
     Result<void> load();
@@ -45,7 +42,8 @@ private:
     std::optional<QByteArray> password_; // the one that works, once known (empty: none needed)
 };
 
-// Whether a 7z needs 7zz: its header is encrypted, or an entry is (libarchive says so).
-bool sevenZipNeedsTool(const SourcePtr &source, bool *namesEncrypted = nullptr);
+// Whether a 7z needs 7zz: its header is encrypted, or an entry is (libarchive says so); with
+// `namesOnly`, only whether its header (the names) is encrypted, the entries not looked at.
+bool sevenZipNeedsTool(const SourcePtr &source, bool *namesEncrypted = nullptr, bool namesOnly = false);
 
 } // namespace asc

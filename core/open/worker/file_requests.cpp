@@ -313,6 +313,17 @@ bool isWorkerRequest(Kind kind)
     return kind == Kind::OpenFile || kind == Kind::CreateScratch || kind == Kind::WriteExport || kind == Kind::UnlockVolume || kind == Kind::RunTool || kind == Kind::AskPassword;
 }
 
+// Sends an answer that carries a secret (a volume key, a password), then wipes the message's
+// bytes and the secret's.
+static bool sendWiping(int fd, Message &answer, QByteArray *secret)
+{
+    const bool sent = wire::sendFrame(fd, answer.bytes());
+    answer.wipe();
+    if (secret)
+        ::explicit_bzero(secret->data(), size_t(secret->size()));
+    return sent;
+}
+
 bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
 {
     // Answered with a descriptor (or -errno) passed along.
@@ -387,11 +398,7 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
             answer << *key;
         else
             answer << key.error();
-        const bool sent = wire::sendFrame(fd, answer.bytes());
-        answer.wipe();
-        if (key)
-            ::explicit_bzero(key->data(), size_t(key->size()));
-        return sent;
+        return sendWiping(fd, answer, key ? &*key : nullptr);
     }
     case Kind::AskPassword: {
         QString what;
@@ -402,11 +409,7 @@ bool answerWorkerRequest(int fd, Received &request, const WorkerGrants &grants)
         answer << bool(password);
         if (password)
             answer << *password;
-        const bool sent = wire::sendFrame(fd, answer.bytes());
-        answer.wipe();
-        if (password)
-            ::explicit_bzero(password->data(), size_t(password->size()));
-        return sent;
+        return sendWiping(fd, answer, password ? &*password : nullptr);
     }
     case Kind::RunTool: {
         // The worker names a tool, an operation, an archive and a member; the argv is built by
