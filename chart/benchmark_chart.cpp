@@ -22,7 +22,6 @@
 #include <QValueAxis>
 #include <cmath>
 #include <map>
-#include <span>
 
 namespace asc::ui {
 
@@ -157,31 +156,39 @@ void BenchmarkChart::applyPalette()
     fitLegend(); // the theme reset the legend's font
 }
 
-// A strategy's colour, the same in every run and every chart: the strategies of one group get
-// clearly different colours (a qualitative palette), others one spread by their name.
-static QColor colourOf(const QString &strategy, bool dark)
+// Colours for the strategies of one chart: each its own (read and inflate-zlib shared one when
+// colours went by group), and the same strategy the same colour in every run of the chart. Slots
+// go to the chart's strategies in one fixed order, so the same sweep is coloured the same in
+// every chart; commands and names we do not know come after, by name.
+static std::map<QString, QColor> coloursOf(std::vector<QString> strategies, bool dark)
 {
-    // As many colours as known strategies (a palette shorter than the list gave two of them the
-    // same red), none pale enough to vanish on a white chart.
+    // None pale enough to vanish on a white chart.
     static const char *palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
                                     "#7f7f7f", "#bcbd22", "#17becf", "#000075", "#800000", "#469990", "#f032e6",
                                     "#808000", "#e6ab02", "#000000", "#fa8072", "#4b0082", "#00c853"};
-    static const char *known[] = {"read", "pread", "mmap", "stdio", "stdio-default", "qfile", "direct", "fadvise-seq", "source",
+    static const char *order[] = {"read", "pread", "mmap", "stdio", "stdio-default", "qfile", "direct", "fadvise-seq", "source",
                                   "uring-qd1", "uring-qd4", "uring-qd16", "buffered-stream-copy", "buffered-stream-zero-copy",
-                                  "pxar-decoder-sync", "pxar-decoder-async", "pxar-accessor-sync", "pxar-accessor-async", "copy", "copy-fsync"};
-    // The decoders are swept on their own (a compressed target): a group of their own.
-    static const char *decoders[] = {"inflate-zlib", "inflate-isal", "inflate-isal-pieces", "inflate-libdeflate", "xz-1thread",
-                                     "xz-mt", "zstd", "bzip2-1thread", "bzip2-mt", "lz4", "lzop"};
-    static_assert(std::size(palette) >= std::size(known) && std::size(palette) >= std::size(decoders), "one colour per strategy of a group");
-    for (const auto &group : {std::span<const char *const>(known), std::span<const char *const>(decoders)}) {
-        for (size_t i = 0; i < group.size(); ++i) {
-            if (strategy == QLatin1String(group[i])) {
-                const QColor colour(QLatin1String(palette[i]));
-                return dark ? colour.lighter(140) : colour;
-            }
-        }
+                                  "pxar-decoder-sync", "pxar-decoder-async", "pxar-accessor-sync", "pxar-accessor-async", "copy",
+                                  "copy-fsync", "inflate-zlib", "inflate-isal", "inflate-isal-pieces", "inflate-libdeflate",
+                                  "xz-1thread", "xz-mt", "zstd", "bzip2-1thread", "bzip2-mt", "lz4", "lzop"};
+    auto rank = [](const QString &name) {
+        for (size_t i = 0; i < std::size(order); ++i)
+            if (name == QLatin1String(order[i]))
+                return i;
+        return std::size(order);
+    };
+    std::sort(strategies.begin(), strategies.end(), [&](const QString &a, const QString &b) {
+        return std::make_pair(rank(a), a) < std::make_pair(rank(b), b);
+    });
+    strategies.erase(std::unique(strategies.begin(), strategies.end()), strategies.end());
+    std::map<QString, QColor> colours;
+    for (size_t i = 0; i < strategies.size(); ++i) {
+        // More strategies than the palette holds: evenly spread hues, still one each.
+        const QColor colour = i < std::size(palette) ? QColor(QLatin1String(palette[i]))
+                                                     : QColor::fromHsv(int((i * 360) / strategies.size()), 200, 190);
+        colours[strategies[i]] = dark ? colour.lighter(140) : colour;
     }
-    return QColor::fromHsv(int(qHash(strategy) % 360), 200, dark ? 240 : 190);
+    return colours;
 }
 
 void BenchmarkChart::setResults(const std::vector<std::pair<QString, BenchResult>> &results)
@@ -312,6 +319,11 @@ void BenchmarkChart::rebuild()
 
     const QPalette palette = QApplication::palette();
     const bool overlay = results_.size() > 1;
+    std::vector<QString> strategies;
+    for (const auto &[resultName, r] : results_)
+        for (const BenchPoint &p : r.points)
+            strategies.push_back(p.strategy);
+    const std::map<QString, QColor> colours = coloursOf(std::move(strategies), palette.color(QPalette::Base).lightness() < 128);
     for (size_t run = 0; run < results_.size(); ++run) {
         const auto &[resultName, r] = results_[run];
         // One series per strategy and pass, points in buffer order.
@@ -337,7 +349,7 @@ void BenchmarkChart::rebuild()
                 lower->append(lx, p->mibps.min);
             }
             // One colour per strategy in every run; runs differ by the line's dash.
-            const QColor colour = colourOf(key.first, palette.color(QPalette::Base).lightness() < 128);
+            const QColor colour = colours.at(key.first);
             QPen pen(colour, 2);
             static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
             pen.setStyle(styles[run % std::size(styles)]);

@@ -66,6 +66,8 @@ QJsonObject toJson(const BenchResult &result)
     }
     if (!result.notes.isEmpty())
         json[QStringLiteral("notes")] = QJsonArray::fromStringList(result.notes);
+    if (!result.skipped.isEmpty())
+        json[QStringLiteral("skipped")] = QJsonArray::fromStringList(result.skipped);
     QJsonArray points;
     for (const BenchPoint &p : result.points) {
         QJsonObject o = summaryJson(p.mibps);
@@ -157,6 +159,8 @@ Result<BenchResult> benchResultFromJson(const QJsonObject &json, const QString &
     result.config.prepare = config.value(QStringLiteral("prepare")).toString();
     for (const auto &n : json.value(QStringLiteral("notes")).toArray())
         result.notes << n.toString();
+    for (const auto &n : json.value(QStringLiteral("skipped")).toArray())
+        result.skipped << n.toString();
     for (const auto &value : json.value(QStringLiteral("points")).toArray()) {
         const QJsonObject o = value.toObject();
         if (!o.value(QStringLiteral("strategy")).isString() || !o.value(QStringLiteral("buffer")).isDouble())

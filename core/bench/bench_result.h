@@ -75,6 +75,7 @@ struct BenchResult {
     BenchConfig config;
     std::vector<BenchPoint> points;
     QStringList notes; // "dd ignores the buffer: ..."
+    QStringList skipped; // "read: not a plain file", what was asked for and could not run
 };
 
 QJsonObject toJson(const BenchResult &result);

@@ -212,29 +212,33 @@ static QStringList commandNotes(const BenchResult &result)
     return notes;
 }
 
-Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &opened, const CancelFlag &cancel,
-                             const BenchCallbacks &callbacks)
+// A point's statistics from its runs, and what its strategy said about them.
+static void finishPoint(BenchPoint &point, const QString &note)
 {
-    ReadTarget target = opened.target;
-    target.outputDir = config.outputDir;
-    auto selection = strategiesToRun(config, target);
-    if (!selection)
-        return std::move(selection).error();
-    if (selection->strategies.empty() && config.commands.empty())
-        return Error::make(ErrorKind::Usage, target.spec,
-                           QStringLiteral("no strategy applies to this target: ") + selection->skipped.join(QStringLiteral("; ")));
+    if (!note.isEmpty())
+        point.note = point.note.isEmpty() ? note : point.note + QStringLiteral("; ") + note;
+    std::vector<double> rates;
+    for (const Sample &s : point.runs)
+        rates.push_back(s.seconds > 0 ? double(s.bytes) / 1048576.0 / s.seconds : 0);
+    point.mibps = summarise(rates);
+}
+
+static Result<BenchResult> runSelected(const BenchConfig &config, const OpenedTarget &opened, const ReadTarget &target,
+                                       const StrategySelection &selection, const CancelFlag &cancel, const BenchCallbacks &callbacks)
+{
     BenchResult result;
+    result.skipped = selection.skipped;
     result.version = programVersion();
     result.machine = machineInfo(opened.cachePath);
     result.spec = target.spec;
     result.targetBytes = target.source->size();
     result.config = config;
     result.config.strategies.clear();
-    for (const auto &s : selection->strategies)
+    for (const auto &s : selection.strategies)
         result.config.strategies << s->name();
 
     const int perPoint = std::max(0, config.warmup) + std::max(1, config.runs);
-    const size_t strategyCount = selection->strategies.size();
+    const size_t strategyCount = selection.strategies.size();
     const size_t contenders = strategyCount + config.commands.size();
     const int total = std::max(1, config.passes) * int(config.buffers.size()) * int(contenders) * perPoint;
     int done = 0;
@@ -249,7 +253,7 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
                 points[i].cache = config.cache;
                 points[i].pass = pass;
                 if (i < strategyCount) {
-                    points[i].strategy = selection->strategies[i]->name();
+                    points[i].strategy = selection.strategies[i]->name();
                     continue;
                 }
                 // A command's point: one traced run first (untimed), for its requests on the target.
@@ -277,10 +281,23 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
                     points[i].note = QStringLiteral("uses io_uring: its reads are not seen by the trace");
             }
             std::vector<QString> strategyNotes(points.size());
+            // Cancelled at this size: the points with runs measured are kept, of fewer runs and
+            // said so (only whole sizes were kept before, and a long point lost everything).
+            auto endCancelled = [&]() -> Result<BenchResult> {
+                for (size_t i = 0; i < points.size(); ++i) {
+                    if (points[i].runs.empty())
+                        continue;
+                    const QString partial = QStringLiteral("cancelled after %1 of %2 runs").arg(points[i].runs.size()).arg(std::max(1, config.runs));
+                    finishPoint(points[i], strategyNotes[i].isEmpty() ? partial : strategyNotes[i] + QStringLiteral("; ") + partial);
+                    if (callbacks.point)
+                        callbacks.point(points[i]);
+                }
+                return Error::cancelled();
+            };
             for (int run = 0; run < perPoint; ++run) {
                 for (size_t i = 0; i < points.size(); ++i) {
                     if (cancel.isCancelled())
-                        return Error::cancelled();
+                        return endCancelled();
                     if (callbacks.progress)
                         callbacks.progress(done, total, QStringLiteral("%1 %2, %3 %4 of %5, pass %6").arg(points[i].strategy, sizeLabel(buffer), run < config.warmup ? QStringLiteral("warm-up") : QStringLiteral("run")).arg(run < config.warmup ? run + 1 : run - config.warmup + 1).arg(run < config.warmup ? config.warmup : config.runs).arg(pass));
                     if (config.cache == CacheMode::Cold) {
@@ -296,9 +313,11 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
                         return std::move(prepared).error();
                     QString note;
                     auto sample = i < strategyCount
-                                      ? measure(*selection->strategies[i], target, size_t(buffer), cancel, &note)
+                                      ? measure(*selection.strategies[i], target, size_t(buffer), cancel, &note)
                                       : measureCommand(config.commands[i - strategyCount], target, buffer, traces[{i - strategyCount, buffer}], cancel);
                     ++done;
+                    if (!sample && sample.error().kind == ErrorKind::Cancelled)
+                        return endCancelled();
                     if (!sample)
                         return std::move(sample).error();
                     // What the strategy said (a fallback: buffered instead of O_DIRECT, threads
@@ -310,12 +329,7 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
             }
             for (size_t i = 0; i < points.size(); ++i) {
                 BenchPoint &point = points[i];
-                if (!strategyNotes[i].isEmpty())
-                    point.note = point.note.isEmpty() ? strategyNotes[i] : point.note + QStringLiteral("; ") + strategyNotes[i];
-                std::vector<double> rates;
-                for (const Sample &s : point.runs)
-                    rates.push_back(s.seconds > 0 ? double(s.bytes) / 1048576.0 / s.seconds : 0);
-                point.mibps = summarise(rates);
+                finishPoint(point, strategyNotes[i]);
                 if (callbacks.point)
                     callbacks.point(point);
                 result.points.push_back(std::move(point));
@@ -326,6 +340,29 @@ Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &open
     if (callbacks.progress)
         callbacks.progress(total, total, QStringLiteral("done"));
     return result;
+}
+
+Result<BenchResult> runBench(const BenchConfig &config, const OpenedTarget &opened, const CancelFlag &cancel,
+                             const BenchCallbacks &callbacks)
+{
+    ReadTarget target = opened.target;
+    target.outputDir = config.outputDir;
+    auto selection = strategiesToRun(config, target);
+    if (!selection)
+        return std::move(selection).error();
+    // What cannot run on this target is left out and said so; the rest runs.
+    BenchConfig runnable = config;
+    runnable.commands.clear();
+    for (const CommandTemplate &command : config.commands) {
+        if (auto usable = checkCommandTarget(command, target); !usable)
+            selection->skipped << usable.error().message; // names the command
+        else
+            runnable.commands.push_back(command);
+    }
+    if (selection->strategies.empty() && runnable.commands.empty())
+        return Error::make(ErrorKind::Usage, target.spec,
+                           QStringLiteral("nothing to run on this target: ") + selection->skipped.join(QStringLiteral("; ")));
+    return runSelected(runnable, opened, target, *selection, cancel, callbacks);
 }
 
 } // namespace asc

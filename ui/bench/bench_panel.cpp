@@ -193,16 +193,16 @@ void BenchPanel::run()
         status_->setText(tr("Choose a target first: open a file, select an entry, or type a SPEC."));
         return;
     }
-    if (!problems.isEmpty()) {
-        status_->setText(tr("A command cannot run: %1").arg(problems.join(QStringLiteral("; "))));
-        return;
-    }
     if (config.strategies.isEmpty() && config.commands.empty()) {
-        status_->setText(tr("Check a strategy or a command to run."));
+        status_->setText(problems.isEmpty() ? tr("Check a strategy or a command to run.")
+                                            : tr("Nothing can run: %1").arg(problems.join(QStringLiteral("; "))));
         return;
     }
+    // A command that cannot run is left out and said so, as the worker does with a strategy
+    // that does not apply to the target: the rest of what was ticked runs.
+    unrunnable_ = problems;
     settings_->save();
-    // Strategies that do not apply to this target are left out, and said so when the run starts.
+    // Strategies that do not apply to this target are left out, and said so when the run ends.
     chart_->clear();
     statistics_->setPoints({});
     tabs_->setCurrentIndex(0);
@@ -237,8 +237,12 @@ QString BenchPanel::statusText() const
 
 void BenchPanel::finished(const BenchOutcome &outcome, double seconds)
 {
-    progress_->setRange(0, 1);
-    progress_->setValue(outcome.result ? 1 : 0);
+    const bool cancelled = outcome.error && outcome.error->kind == ErrorKind::Cancelled;
+    // Cancelled, the bar keeps how far the run got (it fell to 0 %).
+    if (!cancelled) {
+        progress_->setRange(0, 1);
+        progress_->setValue(outcome.result ? 1 : 0);
+    }
     if (outcome.result) {
         // Time first: in a legend cut short, two runs of one file still differ.
         const QString name = tr("%1 — %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), QFileInfoName(outcome.result->spec));
@@ -248,11 +252,17 @@ void BenchPanel::finished(const BenchOutcome &outcome, double seconds)
         QString text = tr("Done in %1 s. %2").arg(seconds, 0, 'f', 1).arg(summary.isEmpty() ? QString() : summary.first());
         for (const QString &note : outcome.result->notes)
             text += QLatin1Char(' ') + note + QLatin1Char('.');
+        const QStringList skipped = unrunnable_ + outcome.result->skipped;
+        if (!skipped.isEmpty())
+            text += QLatin1Char(' ') + tr("Skipped: %1.").arg(skipped.join(QStringLiteral("; ")));
         status_->setText(text);
-    } else if (outcome.error && outcome.error->kind == ErrorKind::Cancelled) {
-        status_->setText(tr("Cancelled: the chart keeps the points measured so far."));
+    } else if (cancelled) {
+        status_->setText(tr("Cancelled after %1 of %2 runs: the chart keeps the points measured so far.").arg(progress_->value()).arg(progress_->maximum()));
     } else if (outcome.error) {
-        status_->setText(outcome.error->toString());
+        QString text = outcome.error->toString();
+        if (!unrunnable_.isEmpty())
+            text += QLatin1Char(' ') + tr("Skipped: %1.").arg(unrunnable_.join(QStringLiteral("; ")));
+        status_->setText(text);
     }
     updateButtons();
     Q_EMIT runFinished(outcome.result.has_value());

@@ -101,6 +101,7 @@ private:
     HistoryTab *history_;
     WriteTab *writes_;
     BenchRun *run_;
+    QStringList unrunnable_; // ticked commands that do not parse, said when the run ends
 };
 
 } // namespace asc::ui

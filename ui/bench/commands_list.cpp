@@ -15,6 +15,7 @@ namespace asc::ui {
 namespace {
 const QString settingsKey = QStringLiteral("benchmark/commands");
 const QString shellKey = QStringLiteral("benchmark/commandsShell");
+const QString uncheckedKey = QStringLiteral("benchmark/commandsUnchecked");
 } // namespace
 
 CommandsList::CommandsList(QWidget *parent)
@@ -79,7 +80,7 @@ CommandsList::CommandsList(QWidget *parent)
     });
     QSettings settings;
     shell_->setChecked(settings.value(shellKey).toBool());
-    setLines(settings.value(settingsKey).toStringList());
+    setLines(settings.value(settingsKey).toStringList(), settings.value(uncheckedKey).toStringList());
     checkEdit();
 }
 
@@ -120,12 +121,12 @@ bool CommandsList::addLine(const QString &line)
     return true;
 }
 
-void CommandsList::appendItem(const QString &line)
+void CommandsList::appendItem(const QString &line, bool checked)
 {
     auto *item = new QListWidgetItem(line, list_);
     item->setToolTip(line); // the list is narrow: the whole command on hover
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(Qt::Checked);
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
 }
 
 QStringList CommandsList::lines() const
@@ -136,12 +137,12 @@ QStringList CommandsList::lines() const
     return out;
 }
 
-void CommandsList::setLines(const QStringList &lines)
+void CommandsList::setLines(const QStringList &lines, const QStringList &unchecked)
 {
     const QSignalBlocker block(list_);
     list_->clear();
     for (const QString &line : lines)
-        appendItem(line);
+        appendItem(line, !unchecked.contains(line));
     save();
 }
 
@@ -166,7 +167,7 @@ std::vector<CommandTemplate> CommandsList::commands(QStringList *problems) const
         if (parsed)
             out.push_back(*parsed);
         else if (problems)
-            *problems << parsed.error().message;
+            *problems << item->text() + QStringLiteral(": ") + parsed.error().message;
     }
     return out;
 }
@@ -176,6 +177,12 @@ void CommandsList::save() const
     QSettings settings;
     settings.setValue(settingsKey, lines());
     settings.setValue(shellKey, shell_->isChecked());
+    // A command unticked stays unticked in the next session.
+    QStringList unchecked;
+    for (int i = 0; i < list_->count(); ++i)
+        if (list_->item(i)->checkState() != Qt::Checked)
+            unchecked << list_->item(i)->text();
+    settings.setValue(uncheckedKey, unchecked);
 }
 
 } // namespace asc::ui

@@ -23,7 +23,7 @@ public:
 
     // NAME=TEMPLATE lines, as `bench --command` takes them.
     QStringList lines() const;
-    void setLines(const QStringList &lines);
+    void setLines(const QStringList &lines, const QStringList &unchecked = {});
     bool shell() const;
     void setShell(bool shell);
     // The checked, valid commands; what is wrong with the others goes to `problems`.
@@ -38,7 +38,7 @@ Q_SIGNALS:
 
 private:
     void checkEdit();
-    void appendItem(const QString &line); // checked
+    void appendItem(const QString &line, bool checked = true);
     void save() const;
 
     QListWidget *list_;

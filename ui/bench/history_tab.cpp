@@ -20,6 +20,7 @@ HistoryTab::HistoryTab(BenchmarkChart *chart, QWidget *parent)
 {
     auto *layout = new QVBoxLayout(this);
     list_ = new QListWidget(this);
+    list_->setObjectName(QStringLiteral("benchHistory"));
     list_->setSelectionMode(QAbstractItemView::ExtendedSelection);
     comparison_ = new QTextEdit(this);
     comparison_->setReadOnly(true);
@@ -49,11 +50,29 @@ HistoryTab::HistoryTab(BenchmarkChart *chart, QWidget *parent)
             compare(rows[0], rows[1]);
     });
     // A run's label is the user's to edit ("before the fix", "after"): legends and comparisons use it.
+    // The list keeps the run's time and target beside the label ("before — 14:03:12 — data.bin").
     connect(list_, &QListWidget::itemChanged, this, [this](QListWidgetItem *item) {
         const int row = list_->row(item);
-        if (row >= 0 && size_t(row) < runs_.size() && !item->text().trimmed().isEmpty())
-            runs_[size_t(row)].first = item->text().trimmed();
+        if (row < 0 || row >= stamps_.size())
+            return;
+        QString text = item->text().trimmed();
+        const QString stamp = stamps_[row];
+        if (text.endsWith(stamp))
+            text = text.chopped(stamp.size()).trimmed();
+        if (text.endsWith(QStringLiteral("—")))
+            text = text.chopped(1).trimmed();
+        setLabel(row, text);
     });
+}
+
+void HistoryTab::setLabel(int row, const QString &label)
+{
+    const QString &stamp = stamps_[row];
+    runs_[size_t(row)].first = label.isEmpty() ? stamp : label;
+    if (QListWidgetItem *item = list_->item(row)) {
+        const QSignalBlocker block(list_);
+        item->setText(label.isEmpty() ? stamp : tr("%1 — %2").arg(label, stamp));
+    }
 }
 
 QList<int> HistoryTab::selectedRows() const
@@ -68,14 +87,16 @@ QList<int> HistoryTab::selectedRows() const
 void HistoryTab::add(const QString &name, const BenchResult &result)
 {
     runs_.push_back({name, result});
+    stamps_ << name;
     auto *item = new QListWidgetItem(name, list_);
+    item->setToolTip(result.spec);
     item->setFlags(item->flags() | Qt::ItemIsEditable);
 }
 
 void HistoryTab::rename(int index, const QString &name)
 {
-    if (auto *item = list_->item(index))
-        item->setText(name);
+    if (index >= 0 && index < stamps_.size())
+        setLabel(index, name.trimmed());
 }
 
 void HistoryTab::compare(int a, int b)

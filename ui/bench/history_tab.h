@@ -34,12 +34,14 @@ Q_SIGNALS:
 
 private:
     QList<int> selectedRows() const;
+    void setLabel(int row, const QString &label);
 
     BenchmarkChart *chart_;
     QListWidget *list_;
     QTextEdit *comparison_;
     QPushButton *compare_;
-    std::vector<std::pair<QString, BenchResult>> runs_;
+    std::vector<std::pair<QString, BenchResult>> runs_; // (the name legends use, the run)
+    QStringList stamps_; // "14:03:12 — data.bin", kept through relabelling
 };
 
 } // namespace asc::ui

@@ -3,6 +3,8 @@
 
 #include "io/units.h"
 
+#include <algorithm>
+
 namespace asc::ui {
 
 StatisticsModel::StatisticsModel(QObject *parent)
@@ -14,7 +16,15 @@ void StatisticsModel::setPoints(std::vector<BenchPoint> points)
 {
     beginResetModel();
     points_ = std::move(points);
+    runOrder_.clear();
+    for (const BenchPoint &p : points_)
+        noteRunOrder(p.strategy);
     endResetModel();
+}
+
+void StatisticsModel::noteRunOrder(const QString &strategy)
+{
+    runOrder_.try_emplace(strategy, int(runOrder_.size()));
 }
 
 void StatisticsModel::addPoint(const BenchPoint &point)
@@ -22,6 +32,7 @@ void StatisticsModel::addPoint(const BenchPoint &point)
     const int row = int(points_.size());
     beginInsertRows({}, row, row);
     points_.push_back(point);
+    noteRunOrder(point.strategy);
     endInsertRows();
 }
 
@@ -52,7 +63,9 @@ QVariant StatisticsModel::data(const QModelIndex &index, int role) const
         return index.column() >= Buffer ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     if (role == Qt::UserRole) { // sort keys
         switch (index.column()) {
-        case Strategy: return p.strategy;
+        // The strategies in the order the sweep ran them (read, pread, mmap: not by name), then
+        // pass, then buffer size: what the table starts with.
+        case Strategy: return (qulonglong(runOrder_.at(p.strategy)) << 48) | (qulonglong(std::min(p.pass, 127)) << 41) | qulonglong(std::min<uint64_t>(p.buffer, (1ULL << 41) - 1));
         case Buffer: return qulonglong(p.buffer);
         case Pass: return p.pass;
         case Mean: return p.mibps.mean;

@@ -6,6 +6,7 @@
 #include "bench/bench_result.h"
 
 #include <QAbstractTableModel>
+#include <map>
 
 namespace asc::ui {
 
@@ -38,7 +39,10 @@ public:
     QString toCsv() const;
 
 private:
+    void noteRunOrder(const QString &strategy);
+
     std::vector<BenchPoint> points_;
+    std::map<QString, int> runOrder_; // strategy -> the order it first ran in
 };
 
 } // namespace asc::ui
