@@ -81,6 +81,10 @@ BenchmarkChart::BenchmarkChart(QObject *parent)
         }
     });
     connect(chart_, &QGraphicsWidget::geometryChanged, this, &BenchmarkChart::fitLegend);
+    // The title reads as one: larger than the tick labels (it was drawn at their size).
+    QFont titleFont = QApplication::font();
+    titleFont.setPointSizeF(QFontInfo(titleFont).pointSizeF() * 1.35);
+    chart_->setTitleFont(titleFont);
     applyPalette();
     rebuild();
 }
@@ -544,6 +548,10 @@ QByteArray BenchmarkChart::renderSvg(QSize size) const
     svg.setOutputDevice(&buffer);
     svg.setSize(size);
     svg.setViewBox(QRect(QPoint(0, 0), size));
+    // The chart is laid out in pixels at 96 dpi, as on screen and in the PDF; at the generator's
+    // 72 dpi every point size became that many pixels (9 pt text drawn 9 px high) and the
+    // legend's measured room no longer fitted its text.
+    svg.setResolution(96);
     svg.setTitle(title_);
     svg.setDescription(description_);
     QPainter painter(&svg);

@@ -18,6 +18,7 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTableView>
+#include <QApplication>
 #include <QRegularExpression>
 #include <QListWidget>
 #include <QProgressBar>
@@ -267,6 +268,18 @@ private Q_SLOTS:
         int paths = 0;
         QVERIFY(validXml(readAll(svg), &paths));
         QVERIFY2(paths >= 3, qPrintable(QString::number(paths)));
+        // The SVG's text is the size it is in the PNG and the PDF (96 dpi: a 9 pt label is 12 px,
+        // not 9), and its title is larger than the tick labels.
+        const QString svgText = QString::fromUtf8(readAll(svg));
+        auto fontSizeOf = [&](const QString &text) {
+            const QRegularExpression at(QStringLiteral("font-size=\"([0-9.]+)\"[^>]*>\\s*") + QRegularExpression::escape(text));
+            const auto match = at.match(svgText);
+            return match.hasMatch() ? match.captured(1).toDouble() : 0.0;
+        };
+        const double tick = fontSizeOf(QStringLiteral("64 KiB"));
+        const double title = fontSizeOf(QStringLiteral("Read throughput"));
+        QVERIFY2(tick >= QFontInfo(QApplication::font()).pointSizeF() * 96 / 72 - 0.01, qPrintable(QString::number(tick)));
+        QVERIFY2(title > tick * 1.2, qPrintable(QStringLiteral("%1 %2").arg(title).arg(tick)));
         const QString pdf = dir_.filePath(QStringLiteral("chart.pdf"));
         QVERIFY(panel->exportChart(pdf).ok());
         QVERIFY(readAll(pdf).startsWith("%PDF-"));
