@@ -428,6 +428,8 @@ void BenchmarkChart::rebuild()
     if (results_.size() == 1) {
         const int runs = results_.front().second.config.runs;
         bandNote_ = runs > 1 ? tr("line: mean · shaded band: min–max of %1 runs").arg(runs) : QString();
+    } else if (results_.empty()) {
+        bandNote_ = tr("line: mean, band: min–max");
     } else {
         QStringList parts;
         for (size_t i = 0; i < results_.size(); ++i) {

@@ -18,6 +18,8 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTableView>
+#include <QScrollBar>
+#include <QScrollArea>
 #include <QApplication>
 #include <QRegularExpression>
 #include <QListWidget>
@@ -520,6 +522,24 @@ private Q_SLOTS:
     }
 
     // "to" offers no size below "from", and follows it up when it is passed.
+    // At 800x600 the benchmark's settings are whole: no sideways scroll bar hiding the "to"
+    // size and the warning behind it (the chart gives way instead).
+    void settingsWholeAt800x600()
+    {
+        ui::MainWindow window;
+        window.resize(800, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QTabWidget *>(QStringLiteral("workspace"))->setCurrentWidget(window.benchPanel());
+        window.benchPanel()->setTarget(file_, 4 * 1024 * 1024 + 11); // the small-target warning shows
+        QCoreApplication::processEvents();
+        auto *scroll = window.benchPanel()->findChild<QScrollArea *>();
+        QVERIFY(scroll);
+        QTRY_VERIFY(scroll->isVisible());
+        QVERIFY2(!scroll->horizontalScrollBar()->isVisible(), qPrintable(QStringLiteral("%1 < %2").arg(scroll->viewport()->width()).arg(scroll->widget()->minimumSizeHint().width())));
+        QVERIFY(window.benchPanel()->chart()->chart()->size().width() > 300);
+    }
+
     void toNeverBelowFrom()
     {
         ui::BenchPanel panel;

@@ -145,8 +145,11 @@ BenchPanel::BenchPanel(QWidget *parent)
     // small-target warning were cut, and focusing a combo scrolled the labels away. Only a
     // window too narrow for them (800 px) scrolls sideways.
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
-    const int wanted = settings_->sizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth();
-    scroll->setMinimumWidth(std::min(wanted, 260));
+    const int chrome = scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth();
+    const int wanted = settings_->sizeHint().width() + chrome;
+    // Never narrower than the settings can be laid out: at 800x600 the panel was cut on the
+    // right (the "to" size, the warning) behind a sideways scroll bar; the chart gives way.
+    scroll->setMinimumWidth(settings_->minimumSizeHint().width() + chrome);
     auto *splitter = new QSplitter(Qt::Horizontal, this);
     splitter->addWidget(scroll);
     splitter->addWidget(tabs_);
