@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "io/units.h"
 
+#include <iterator>
+
 namespace asc {
 
 std::optional<uint64_t> parseSize(const QString &text)
@@ -35,22 +37,18 @@ QString countText(uint64_t n, const QString &one, const QString &many)
 
 QString sizeLabel(uint64_t bytes)
 {
-    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    // The unit follows the size, one rule everywhere: 344,576,000 bytes is "328.6 MiB", never
+    // "336500 KiB" beside another entry's "145.8 MiB". Whole multiples show no decimals.
+    static const char *units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
     int unit = 0;
-    uint64_t value = bytes;
-    while (unit < 4 && value >= 1024 && value % 1024 == 0) {
-        value /= 1024;
+    uint64_t scale = 1;
+    while (unit + 1 < int(std::size(units)) && bytes / scale >= 1024) {
+        scale *= 1024;
         ++unit;
     }
-    if (unit == 0 && bytes >= 1024) {
-        double v = double(bytes);
-        while (unit < 4 && v >= 1024) {
-            v /= 1024;
-            ++unit;
-        }
-        return QStringLiteral("%1 %2").arg(v, 0, 'f', 1).arg(QLatin1String(units[unit]));
-    }
-    return QStringLiteral("%1 %2").arg(value).arg(QLatin1String(units[unit]));
+    if (bytes % scale == 0)
+        return QStringLiteral("%1 %2").arg(bytes / scale).arg(QLatin1String(units[unit]));
+    return QStringLiteral("%1 %2").arg(double(bytes) / double(scale), 0, 'f', 1).arg(QLatin1String(units[unit]));
 }
 
 } // namespace asc

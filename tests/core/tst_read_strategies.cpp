@@ -8,6 +8,7 @@
 #include "bench/read_strategy.h"
 #include "io/memory_source.h"
 #include "codecs/gzip_pieces.h"
+#include "io/units.h"
 #include "test_files.h"
 
 #include <QCryptographicHash>
@@ -299,6 +300,18 @@ private Q_SLOTS:
         QVERIFY(selection.ok());
         QCOMPARE(int(selection->strategies.size()), 1);
         QVERIFY(selection->skipped.first().startsWith(QStringLiteral("mmap: not applicable")));
+    }
+
+    // One unit rule for every size shown: the largest unit the size reaches.
+    void sizeLabels()
+    {
+        QCOMPARE(sizeLabel(0), QStringLiteral("0 B"));
+        QCOMPARE(sizeLabel(1023), QStringLiteral("1023 B"));
+        QCOMPARE(sizeLabel(4096), QStringLiteral("4 KiB"));
+        QCOMPARE(sizeLabel(1536), QStringLiteral("1.5 KiB"));
+        QCOMPARE(sizeLabel(16 << 20), QStringLiteral("16 MiB"));
+        QCOMPARE(sizeLabel(344576000), QStringLiteral("328.6 MiB")); // was "336500 KiB"
+        QCOMPARE(sizeLabel(3ULL << 40), QStringLiteral("3 TiB"));
     }
 
     void sizeLists()

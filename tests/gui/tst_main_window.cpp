@@ -4,6 +4,7 @@
 
 #include "browse/details_pane.h"
 #include "browse/hex_view.h"
+#include "browse/problem_banner.h"
 #include "bench/bench_panel.h"
 #include "benchmark_chart.h"
 #include "main_window.h"
@@ -11,6 +12,8 @@
 
 #include <QAbstractAxis>
 #include <QApplication>
+#include <QDialog>
+#include <QPlainTextEdit>
 #include <QChart>
 #include <QLegend>
 #include <QPushButton>
@@ -191,6 +194,25 @@ private Q_SLOTS:
         for (QLabel *label : window.findChildren<QLabel *>())
             shown = shown || (label->isVisible() && label->text().contains(missing) && label->text().contains(QStringLiteral("No such file")));
         QVERIFY(shown);
+    }
+
+    // "Details…" in the problem banner shows every problem at once, not a box whose problems
+    // wait behind a second click on "Show Details…".
+    void problemDetailsInOneClick()
+    {
+        QWidget window;
+        auto *banner = new ui::ProblemBanner(&window);
+        window.show();
+        banner->addProblems(QStringLiteral("f.tar"), {Error::format(QStringLiteral("f.tar"), 512, QStringLiteral("first")),
+                                                      Error::format(QStringLiteral("f.tar"), 1024, QStringLiteral("second"))});
+        Q_EMIT banner->linkActivated(QStringLiteral("#problems"));
+        auto *dialog = window.findChild<QDialog *>(QStringLiteral("problemDetails"));
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        auto *list = dialog->findChild<QPlainTextEdit *>(QStringLiteral("problemList"));
+        QVERIFY(list && list->isVisible());
+        QVERIFY2(list->toPlainText().contains(QStringLiteral("first")) && list->toPlainText().contains(QStringLiteral("second")), qPrintable(list->toPlainText()));
+        dialog->close();
     }
 };
 

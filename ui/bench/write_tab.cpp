@@ -34,7 +34,7 @@ WriteTab::WriteTab(QWidget *parent)
     chart_->setEmptyTitle(tr("Write amplification by file size"));
     QWidget *page = this;
     auto *layout = new QVBoxLayout(page);
-    // Three short rows, not one long one: the tab stays usable in a small window.
+    // Four short rows, not one long one: the tab stays usable in a small window (800x600).
     auto *form = new QGridLayout;
     directory_ = new QLineEdit(QDir::homePath(), page);
     directory_->setToolTip(tr("A directory on the filesystem to measure; files go to a private folder that is removed afterwards"));
@@ -73,8 +73,10 @@ WriteTab::WriteTab(QWidget *parent)
     dirRow->addWidget(browse);
     form->addLayout(dirRow, 0, 1);
     form->addWidget(new QLabel(tr("Files"), page), 1, 0);
-    form->addLayout(row({sizeFrom, new QLabel(tr("to"), page), sizeTo, new QLabel(tr("buffer N"), page), buffer, new QLabel(tr("to"), page), bufferTo}), 1, 1);
-    form->addLayout(row({atomic, runButton}), 2, 1);
+    form->addLayout(row({sizeFrom, new QLabel(tr("to"), page), sizeTo}), 1, 1);
+    form->addWidget(new QLabel(tr("Buffer N"), page), 2, 0);
+    form->addLayout(row({buffer, new QLabel(tr("to"), page), bufferTo}), 2, 1);
+    form->addLayout(row({atomic, runButton}), 3, 1);
     layout->addLayout(form);
     status_ = new QLabel(page);
     status_->setWordWrap(true);

@@ -5,7 +5,14 @@
 #include "io/byte_text.h"
 #include "vfs/path_text.h"
 
-#include <QMessageBox>
+#include <QApplication>
+#include <QClipboard>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QVBoxLayout>
 
 namespace asc::ui {
 
@@ -91,13 +98,27 @@ void ProblemBanner::addProblems(const QString &file, const std::vector<Error> &p
 
 void ProblemBanner::showDetails()
 {
-    QMessageBox box(QMessageBox::Warning, tr("Problems"),
-                    countText(uint64_t(problems_.size()), tr("%n problem was reported while reading the file."),
-                              tr("%n problems were reported while reading the file.")),
-                    QMessageBox::Close, window());
-    box.setObjectName(QStringLiteral("problemDetails"));
-    box.setDetailedText(problems_.join(QLatin1Char('\n')));
-    box.exec();
+    // Every problem in view at once (a message box hid them behind a second "Show Details…" click).
+    auto *dialog = new QDialog(window());
+    dialog->setObjectName(QStringLiteral("problemDetails"));
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setWindowTitle(tr("Problems"));
+    auto *layout = new QVBoxLayout(dialog);
+    layout->addWidget(new QLabel(countText(uint64_t(problems_.size()), tr("%n problem was reported while reading the file."),
+                                           tr("%n problems were reported while reading the file.")),
+                                 dialog));
+    auto *list = new QPlainTextEdit(problems_.join(QLatin1Char('\n')), dialog);
+    list->setObjectName(QStringLiteral("problemList"));
+    list->setReadOnly(true);
+    list->setLineWrapMode(QPlainTextEdit::NoWrap);
+    layout->addWidget(list, 1);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+    QPushButton *copy = buttons->addButton(tr("Copy"), QDialogButtonBox::ActionRole);
+    connect(copy, &QPushButton::clicked, list, [list] { QApplication::clipboard()->setText(list->toPlainText()); });
+    connect(buttons, &QDialogButtonBox::rejected, dialog, &QDialog::reject);
+    layout->addWidget(buttons);
+    dialog->resize(720, 360);
+    dialog->open();
 }
 
 } // namespace asc::ui
