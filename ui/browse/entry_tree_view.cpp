@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QKeyEvent>
 #include <QTimer>
+#include <algorithm>
 
 namespace asc::ui {
 
@@ -22,6 +23,23 @@ EntryTreeView::EntryTreeView(QAbstractItemModel *model, QWidget *parent)
     setAlternatingRowColors(true);
     header()->setSectionResizeMode(QHeaderView::Interactive);
     header()->resizeSection(EntryTreeModel::Name, 320);
+    standardIndent_ = indentation();
+    connect(this, &QTreeView::expanded, this, &EntryTreeView::noteExpanded);
+    connect(model, &QAbstractItemModel::modelReset, this, [this] {
+        deepest_ = 1;
+        setIndentation(standardIndent_);
+    });
+}
+
+void EntryTreeView::noteExpanded(const QModelIndex &index)
+{
+    int depth = 1; // of the rows just shown
+    for (QModelIndex at = index; at.isValid(); at = at.parent())
+        ++depth;
+    if (depth > deepest_) {
+        deepest_ = depth;
+        scheduleFitNameColumn();
+    }
 }
 
 void EntryTreeView::scheduleFitNameColumn()
@@ -42,7 +60,16 @@ void EntryTreeView::scheduleFitNameColumn()
 void EntryTreeView::fitNameColumn()
 {
     // sizeHintForColumn looks only at the rows laid out (the expanded ones): cheap on big trees.
-    const int wanted = std::min(sizeHintForColumn(EntryTreeModel::Name) + indentation(), std::max(320, viewport()->width() / 2));
+    int room = std::max(320, viewport()->width() / 2);
+    // A deep tree (48 levels of 20 px) pushed its names out of the column: blank rows. The
+    // indentation shrinks so that the deepest level shown starts in the column's first half,
+    // and past the narrowest indentation the column may take most of the view.
+    const int indent = std::clamp(room / 2 / std::max(1, deepest_), std::min(4, standardIndent_), standardIndent_);
+    if (indent != indentation())
+        setIndentation(indent);
+    if (deepest_ * indent + 160 > room)
+        room = std::max(room, std::min(viewport()->width() - 80, deepest_ * indent + 240));
+    const int wanted = std::min(sizeHintForColumn(EntryTreeModel::Name) + indentation(), room);
     if (wanted > columnWidth(EntryTreeModel::Name))
         setColumnWidth(EntryTreeModel::Name, wanted);
 }

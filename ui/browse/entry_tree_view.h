@@ -21,8 +21,12 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
 
 private:
+    void noteExpanded(const QModelIndex &index);
+
     bool fitPending_ = false;
     int fits_ = 0;
+    int deepest_ = 1; // the deepest level expanded since the tree was reset
+    int standardIndent_ = 20; // the style's indentation, used while the tree is shallow
 };
 
 } // namespace asc::ui
