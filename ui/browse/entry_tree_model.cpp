@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "entry_tree_model.h"
 
+#include "drag_extraction_data.h"
+#include <QPointer>
+
 #include "io/units.h"
 #include "vfs/path_text.h"
 
@@ -9,6 +12,7 @@
 #include <QFileIconProvider>
 #include <QIcon>
 #include <QMimeData>
+#include <QPointer>
 #include <QStyle>
 #include <QUrl>
 
@@ -273,16 +277,16 @@ QMimeData *EntryTreeModel::mimeData(const QModelIndexList &indexes) const
         if (index.column() == 0 && !nodes.contains(nodeOf(index)))
             nodes << nodeOf(index);
     }
-    QStringList paths;
-    Q_EMIT dragExtractionRequested(nodes, &paths);
-    if (paths.isEmpty())
+    if (nodes.isEmpty())
         return nullptr;
-    auto *mime = new QMimeData;
-    QList<QUrl> urls;
-    for (const QString &path : paths)
-        urls << QUrl::fromLocalFile(path);
-    mime->setUrls(urls);
-    return mime;
+    // Extracted when the drop target asks for the files, not when the drag starts.
+    QPointer<const EntryTreeModel> model(this);
+    return new DragExtractionData([model, nodes] {
+        QStringList paths;
+        if (model)
+            Q_EMIT model->dragExtractionRequested(nodes, &paths);
+        return paths;
+    });
 }
 
 } // namespace asc::ui
