@@ -130,6 +130,7 @@ int measureOpen(const QString &spec, const QString &filter)
         });
     };
     QTimer keys;
+    QTimer settled;
     keys.setInterval(40);
     int typed = 0;
     QObject::connect(&keys, &QTimer::timeout, window, [&] {
@@ -139,12 +140,24 @@ int measureOpen(const QString &spec, const QString &filter)
         if (typed < filter.size())
             return;
         keys.stop();
-        QTimer::singleShot(0, window, [&] { // the view's expansion runs from the event loop
-            if (!window->browseView()->isBusy()) {
-                filterComplete = filterTimer.elapsed();
-                QTimer::singleShot(100, window, closeAndReport);
-            }
-        });
+        settled.start(); // the text is matched, then the view's expansion runs, from the event loop
+    });
+    // Complete when the last text is applied and shown (or, with names still arriving, when
+    // the listing finishes, below).
+    settled.setInterval(5);
+    QObject::connect(&settled, &QTimer::timeout, window, [&] {
+        if (window->browseView()->filterSettling())
+            return;
+        settled.stop();
+        if (!window->browseView()->isBusy()) {
+            filterComplete = filterTimer.elapsed();
+            QTimer::singleShot(100, window, closeAndReport);
+        }
+    });
+    // A text applied on a big tree: its matches are in.
+    QObject::connect(window->proxy(), &EntryFilterModel::filterApplied, window, [&] {
+        if (filterTimer.isValid() && filterFirstMatch < 0 && window->proxy()->matchCount() > 0)
+            filterFirstMatch = filterTimer.elapsed();
     });
     auto typeFilter = [&] {
         filterStalls.start();

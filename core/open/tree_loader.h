@@ -133,7 +133,7 @@ private:
     int nestedDepth_ = 0;
     bool everything_ = false;
     int32_t examinedUpTo_ = 1; // the filter's reading has looked at nodes below this one
-    static constexpr int32_t kExamineSlice = 1 << 16; // nodes looked at per turn of the event loop
+    static constexpr int32_t kExamineSlice = 1 << 14; // nodes looked at per turn of the event loop
     bool examineScheduled_ = false;
     int32_t layersExamined_ = 0; // ... and at these first layers
     std::deque<int32_t> filterQueue_; // nested containers the filter opens, in tree order

@@ -39,6 +39,9 @@ public:
     void stop();
     void clear();
     bool isBusy() const;
+    // A filter text typed and not yet shown: matched in passes on a big tree, then the way to
+    // its matches opened a few folders at a time.
+    bool filterSettling() const;
     bool isExtracting() const;
     // Folders the filter opened since the view was made (a counter for tests).
     uint64_t expandedByFilter() const { return expandedByFilter_; }
@@ -104,7 +107,8 @@ private:
     bool expandPending_ = false;
     // The filter opens the way to this many matches at most, through this many folders.
     static constexpr size_t kExpandedMatches = 1000;
-    static constexpr int kExpandedFolders = 2000;
+    static constexpr int kFoldersPerPass = 16;
+    QList<QPersistentModelIndex> openedByFilter_; // closed again when the next text applies
     uint64_t expandedByFilter_ = 0;
     int32_t shownNode_ = -1; // the entry the details show (-1: the file itself)
     bool previewOnReveal_ = false; // the SPEC named a file: preview it once the tree shows it

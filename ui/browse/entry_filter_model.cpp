@@ -4,6 +4,8 @@
 #include "entry_tree_model.h"
 
 #include <QRegularExpression>
+#include <QTimer>
+#include <algorithm>
 
 namespace asc::ui {
 
@@ -19,6 +21,11 @@ EntryFilterModel::EntryFilterModel(QObject *parent)
     connect(this, &QAbstractItemModel::modelReset, this, [this] {
         if (active_)
             forgetMarks();
+        if (pending_) { // a text being matched starts again on the new tree
+            pending_->marks = {};
+            pending_->upTo = 1;
+            pending_->matches = 0;
+        }
     });
     // Entries arrive in batches: a match under a folder the proxy hid must show that folder. The
     // proxy ignores rows inserted below a hidden folder, so it is told to look again, once.
@@ -43,9 +50,15 @@ EntryFilterModel::EntryFilterModel(QObject *parent)
 
 void EntryFilterModel::forgetMarks()
 {
-    std::vector<uint8_t>().swap(marks_);
-    markedUpTo_ = 1;
-    matches_ = 0;
+    Marking none;
+    none.matcher = std::move(current_.matcher);
+    current_ = std::move(none); // and the marks' memory with them
+}
+
+static int32_t treeSize(const QAbstractItemModel *source)
+{
+    const auto *model = static_cast<const EntryTreeModel *>(source);
+    return model ? model->tree().size() : 0;
 }
 
 void EntryFilterModel::setFilterText(const QString &text)
@@ -54,45 +67,90 @@ void EntryFilterModel::setFilterText(const QString &text)
     bool ascii = true;
     for (QChar c : text)
         ascii = ascii && c.unicode() < 0x80;
-    asciiNeedle_ = !glob && ascii ? text.toLatin1().toLower() : QByteArray();
-    pattern_ = glob ? QRegularExpression(QRegularExpression::wildcardToRegularExpression(text, QRegularExpression::UnanchoredWildcardConversion),
-                                         QRegularExpression::CaseInsensitiveOption)
-                    : QRegularExpression(QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption);
-    active_ = !text.isEmpty();
-    forgetMarks();
-    if (active_)
-        markNewNodes(); // one pass over the names, before the proxy asks about any row
+    Marking marking;
+    marking.matcher.asciiNeedle = !glob && ascii ? text.toLatin1().toLower() : QByteArray();
+    marking.matcher.pattern = glob ? QRegularExpression(QRegularExpression::wildcardToRegularExpression(text, QRegularExpression::UnanchoredWildcardConversion),
+                                                        QRegularExpression::CaseInsensitiveOption)
+                                   : QRegularExpression(QRegularExpression::escape(text), QRegularExpression::CaseInsensitiveOption);
+    ++generation_; // a text still being matched is abandoned: only the latest is applied
+    pending_.reset();
+    if (text.isEmpty() || treeSize(sourceModel()) <= kMarksPerPass) {
+        // One pass over the names, before the proxy asks about any row.
+        if (!text.isEmpty())
+            markRange(marking, treeSize(sourceModel()), 0);
+        apply(std::move(marking), !text.isEmpty());
+        return;
+    }
+    // A million names took ~45 ms a key on the window's thread: in passes instead, the proxy
+    // showing the previous text's rows meanwhile.
+    pending_ = std::move(marking);
+    QTimer::singleShot(0, this, [this, generation = generation_] { markPass(generation); });
+}
+
+void EntryFilterModel::markPass(uint64_t generation)
+{
+    if (generation != generation_ || !pending_)
+        return;
+    const int32_t size = treeSize(sourceModel());
+    const int32_t end = std::min<int64_t>(size, int64_t(pending_->upTo) + kMarksPerPass);
+    largestPass_ = std::max(largestPass_, end - pending_->upTo);
+    markRange(*pending_, end, 0);
+    if (pending_->upTo < treeSize(sourceModel())) {
+        QTimer::singleShot(0, this, [this, generation] { markPass(generation); });
+        return;
+    }
+    Marking done = std::move(*pending_);
+    pending_.reset();
+    apply(std::move(done), true);
+}
+
+void EntryFilterModel::apply(Marking marking, bool active)
+{
+    Q_EMIT aboutToApplyFilter();
+    current_ = std::move(marking);
+    active_ = active;
     // Not setFilterFixedString(): that refilters every folder the proxy ever mapped, and a folder
     // is mapped once rows were inserted below it, so every row of a listed tree was asked again
     // on each key. Dropping the mappings asks only about folders the view shows (its open
     // folders and selection come back through their persistent indexes).
     invalidate();
+    Q_EMIT filterApplied();
+}
+
+bool EntryFilterModel::markRange(Marking &marking, int32_t end, int32_t existing) const
+{
+    const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
+    if (!model || end <= marking.upTo)
+        return false;
+    const EntryTree &tree = model->tree();
+    if (marking.marks.size() < size_t(end))
+        marking.marks.resize(size_t(end), Hidden);
+    bool olderShown = false;
+    for (int32_t node = marking.upTo; node < end; ++node) {
+        if (!nameMatches(marking.matcher, node))
+            continue;
+        marking.marks[size_t(node)] |= Matches;
+        ++marking.matches;
+        for (int32_t up = tree.parent(node); up > 0 && !(marking.marks[size_t(up)] & LeadsToMatch); up = tree.parent(up)) {
+            if (marking.marks.size() <= size_t(up))
+                marking.marks.resize(size_t(up) + 1, Hidden);
+            olderShown = olderShown || (up < existing && marking.marks[size_t(up)] == Hidden);
+            marking.marks[size_t(up)] |= LeadsToMatch;
+        }
+    }
+    namesMatched_ += uint64_t(end - marking.upTo);
+    marking.upTo = end;
+    return olderShown;
 }
 
 bool EntryFilterModel::markNewNodes() const
 {
-    const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
-    if (!model || !active_)
+    if (!active_)
         return false;
-    const EntryTree &tree = model->tree();
-    const int32_t end = tree.size();
-    if (end <= markedUpTo_)
+    const int32_t end = treeSize(sourceModel());
+    if (end <= current_.upTo)
         return false;
-    const int32_t existing = markedUpTo_;
-    marks_.resize(size_t(end), Hidden);
-    bool olderShown = false;
-    for (int32_t node = markedUpTo_; node < end; ++node) {
-        if (!nameMatches(node))
-            continue;
-        marks_[size_t(node)] |= Matches;
-        ++matches_;
-        for (int32_t up = tree.parent(node); up > 0 && !(marks_[size_t(up)] & LeadsToMatch); up = tree.parent(up)) {
-            olderShown = olderShown || (up < existing && marks_[size_t(up)] == Hidden);
-            marks_[size_t(up)] |= LeadsToMatch;
-        }
-    }
-    markedUpTo_ = end;
-    return olderShown;
+    return markRange(current_, end, current_.upTo);
 }
 
 // The same order on raw UTF-8 bytes: ASCII letters fold case, digit runs compare by value, other
@@ -155,21 +213,21 @@ bool EntryFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &source
         return true;
     const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
     const int32_t node = model->nodeOf(model->index(sourceRow, 0, sourceParent));
-    if (node >= markedUpTo_)
+    if (node >= current_.upTo)
         markNewNodes(); // rows the proxy sees before our rowsInserted slot ran
-    return node > 0 && size_t(node) < marks_.size() && marks_[size_t(node)] != Hidden;
+    return node > 0 && size_t(node) < current_.marks.size() && current_.marks[size_t(node)] != Hidden;
 }
 
-bool EntryFilterModel::nameMatches(int32_t node) const
+bool EntryFilterModel::nameMatches(const Matcher &matcher, int32_t node) const
 {
     const auto *model = static_cast<const EntryTreeModel *>(sourceModel());
     if (node <= 0 || !model)
         return false;
     // A plain ASCII text (what is typed nearly always) is looked for in the tree's own name
     // bytes: no QString made per entry of a million-entry tree on every keystroke.
-    if (!asciiNeedle_.isEmpty())
-        return containsFolded(model->tree().name(node), asciiNeedle_);
-    return model->indexOf(node).data().toString().contains(pattern_);
+    if (!matcher.asciiNeedle.isEmpty())
+        return containsFolded(model->tree().name(node), matcher.asciiNeedle);
+    return model->indexOf(node).data().toString().contains(matcher.pattern);
 }
 
 uint64_t EntryFilterModel::matchCount() const
@@ -177,7 +235,7 @@ uint64_t EntryFilterModel::matchCount() const
     if (!active_)
         return 0;
     markNewNodes();
-    return matches_;
+    return current_.matches;
 }
 
 std::vector<int32_t> EntryFilterModel::firstMatches(size_t limit) const
@@ -186,8 +244,8 @@ std::vector<int32_t> EntryFilterModel::firstMatches(size_t limit) const
     if (!active_)
         return found;
     markNewNodes();
-    for (size_t node = 1; node < marks_.size() && found.size() < limit; ++node)
-        if (marks_[node] & Matches)
+    for (size_t node = 1; node < current_.marks.size() && found.size() < limit; ++node)
+        if (current_.marks[node] & Matches)
             found.push_back(int32_t(node));
     return found;
 }
@@ -208,7 +266,7 @@ bool EntryFilterModel::hasChildren(const QModelIndex &parent) const
         return true;
     const int32_t node = static_cast<const EntryTreeModel *>(sourceModel())->nodeOf(source);
     markNewNodes();
-    if (node > 0 && size_t(node) < marks_.size() && (marks_[size_t(node)] & LeadsToMatch))
+    if (node > 0 && size_t(node) < current_.marks.size() && (current_.marks[size_t(node)] & LeadsToMatch))
         return true;
     // Otherwise the rows the proxy holds decide (while a change of filter is being applied they
     // may still be the old text's).
