@@ -2,6 +2,10 @@
 #include "tree_loader.h"
 
 #include <QTimer>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <utility>
 
 #include "formats/format.h"
 #include "open/listing.h"
@@ -338,45 +342,101 @@ void TreeLoader::startListing(int32_t layer, int32_t folder)
     auto *watcher = new QFutureWatcher<ListingBatch>(this);
     listings_ << watcher;
     const quint64 generation = generation_;
-    connect(watcher, &QFutureWatcher<ListingBatch>::resultsReadyAt, this, [this, watcher, layer, folder, generation](int first, int last) {
+    // Batches go into the tree kAppendPerTurn entries per turn of the event loop: a batch of a
+    // hundred thousand names (or several delivered at once) appended in one go held the window
+    // for over a second while the view sorted them in.
+    struct Drain {
+        std::deque<ListingBatch> batches;
+        size_t offset = 0; // entries of the front batch already appended
+        bool scheduled = false;
+        std::function<void()> pump;
+        std::function<void()> onEnd; // the listing's end, once every batch is in
+    };
+    auto drain = std::make_shared<Drain>();
+    Drain *d = drain.get();
+    d->pump = [this, d, drain = std::weak_ptr<Drain>(drain), layer, generation] {
+        d->scheduled = false;
+        if (generation != generation_)
+            d->batches.clear();
+        size_t budget = kAppendPerTurn;
+        while (!d->batches.empty() && budget > 0) {
+            ListingBatch &front = d->batches.front();
+            const size_t take = std::min(budget, front.entries.size() - d->offset);
+            std::vector<Entry> chunk;
+            if (d->offset == 0 && take == front.entries.size())
+                chunk = std::move(front.entries);
+            else
+                chunk.assign(std::make_move_iterator(front.entries.begin() + qsizetype(d->offset)),
+                             std::make_move_iterator(front.entries.begin() + qsizetype(d->offset + take)));
+            d->offset += take;
+            budget -= take;
+            largestAppend_ = std::max(largestAppend_, kAppendPerTurn - budget);
+            if (!chunk.empty()) {
+                tree_.append(layer, std::move(chunk), observer_.rows);
+                Q_EMIT entriesAdded(layer);
+                revealPending();
+                expandEverything(); // what arrived may hold more to read for the filter
+            }
+            if (d->offset < front.entries.size() && !front.entries.empty() && take > 0)
+                continue;
+            if (!front.problems.empty())
+                Q_EMIT problemsReported(front.problems);
+            if (front.error)
+                Q_EMIT failed(tree_.layer(layer).spec, *front.error);
+            d->batches.pop_front();
+            d->offset = 0;
+        }
+        if (!d->batches.empty()) {
+            if (!d->scheduled) {
+                d->scheduled = true;
+                QTimer::singleShot(0, this, [keep = drain.lock()] {
+                    if (keep)
+                        keep->pump();
+                });
+            }
+            return;
+        }
+        if (d->onEnd)
+            std::exchange(d->onEnd, nullptr)();
+    };
+    connect(watcher, &QFutureWatcher<ListingBatch>::resultsReadyAt, this, [this, watcher, layer, folder, generation, drain](int first, int last) {
         if (generation != generation_)
             return;
         for (int i = first; i < last; ++i) {
             ListingBatch batch = watcher->resultAt(i);
             if (folder == kRestOfLayer)
                 batch.entries = unreadOnly(layer, std::move(batch.entries));
-            if (!batch.entries.empty()) {
-                tree_.append(layer, std::move(batch.entries), observer_.rows);
-                Q_EMIT entriesAdded(layer);
-                revealPending();
-                expandEverything(); // what arrived may hold more to read for the filter
-            }
-            if (!batch.problems.empty())
-                Q_EMIT problemsReported(batch.problems);
-            if (batch.error)
-                Q_EMIT failed(tree_.layer(layer).spec, *batch.error);
+            drain->batches.push_back(std::move(batch));
         }
+        if (!drain->scheduled)
+            drain->pump();
     });
-    connect(watcher, &QFutureWatcher<ListingBatch>::finished, this, [this, watcher, layer, folder, generation] {
-        listings_.removeAll(watcher);
-        watcher->deleteLater(); // releases the batches the future still holds
-        const bool stopped = watcher->isCanceled();
-        if (generation == generation_) {
-            if (folder == kRestOfLayer) {
-                claimed_.remove(layer);
-                if (stopped) {
-                    wholeLayers_.remove(layer); // reading everything again reads on
-                } else {
-                    for (int32_t directory : tree_.layer(layer).directories)
-                        setState(directory, NodeState::Read); // empty ones too: nothing left to read
+    connect(watcher, &QFutureWatcher<ListingBatch>::finished, this, [this, watcher, layer, folder, generation, drain] {
+        auto end = [this, watcher, layer, folder, generation] {
+            listings_.removeAll(watcher);
+            watcher->deleteLater(); // releases the batches the future still holds
+            const bool stopped = watcher->isCanceled();
+            if (generation == generation_) {
+                if (folder == kRestOfLayer) {
+                    claimed_.remove(layer);
+                    if (stopped) {
+                        wholeLayers_.remove(layer); // reading everything again reads on
+                    } else {
+                        for (int32_t directory : tree_.layer(layer).directories)
+                            setState(directory, NodeState::Read); // empty ones too: nothing left to read
+                    }
+                } else if (folder >= 0) {
+                    setState(folder, NodeState::Read);
+                } else if (layer > 0) {
+                    setState(tree_.layer(layer).rootNode, NodeState::Read);
                 }
-            } else if (folder >= 0) {
-                setState(folder, NodeState::Read);
-            } else if (layer > 0) {
-                setState(tree_.layer(layer).rootNode, NodeState::Read);
             }
-        }
-        finishedOne(stopped);
+            finishedOne(stopped);
+        };
+        if (drain->batches.empty())
+            end();
+        else
+            drain->onEnd = end;
     });
     const ContainerPtr container = tree_.layer(layer).container;
     if (folder >= 0) {

@@ -73,6 +73,9 @@ public:
     // Work counters for tests: nodes the filter's reading looked at (linear in the entries, not a
     // rescan of the tree per batch), and the most nested opens the filter had running at once.
     uint64_t nodesExamined() const { return nodesExamined_; }
+    // The most listed entries put into the tree in one turn of the event loop (for tests).
+    size_t largestAppend() const { return largestAppend_; }
+    static constexpr size_t kAppendPerTurn = 16384; // listed entries put into the tree per turn
     int mostFilterOpensAtOnce() const { return mostFilterOpens_; }
     // Stops every listing (within one read: the request reaches the I/O).
     void stop();
@@ -140,6 +143,7 @@ private:
     int filterOpens_ = 0; // running
     int mostFilterOpens_ = 0;
     uint64_t nodesExamined_ = 0;
+    size_t largestAppend_ = 0;
 };
 
 } // namespace asc

@@ -8,6 +8,7 @@
 #include "browse/entry_filter_model.h"
 #include "browse/entry_tree_model.h"
 #include "main_window.h"
+#include "open/tree_loader.h"
 #include "model_search.h"
 #include "test_files.h"
 
@@ -90,6 +91,51 @@ private Q_SLOTS:
         QCoreApplication::processEvents();
         QCOMPARE(proxy->matchCount(), uint64_t(0));
         QVERIFY(test::findByName(proxy, QStringLiteral("file_00001.txt")).isValid());
+    }
+
+    // 120,000 entries, more than one pass of names: the listing goes into the tree a bounded
+    // number of entries per turn of the event loop, the filter's text is matched a pass at a
+    // time, and keys typed faster than a pass abandon the older texts (only the latest text is
+    // matched to the end and applied).
+    void bigTreeInPasses()
+    {
+        const QString big = dir_.filePath(QStringLiteral("big.tar"));
+        auto made = test::run(QStringLiteral("python3"),
+                              {QStringLiteral("-c"), QStringLiteral("import tarfile, sys\n"
+                                                                    "with tarfile.open(sys.argv[1], 'w') as t:\n"
+                                                                    "    for d in range(12):\n"
+                                                                    "        for f in range(10000):\n"
+                                                                    "            i = tarfile.TarInfo('tree/dir_%03d/file_%05d.txt' % (d, f)); t.addfile(i)\n"),
+                               big});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        ui::MainWindow window;
+        window.show();
+        QSignalSpy listed(&window, &ui::MainWindow::listingFinished);
+        window.openSpec(big);
+        QVERIFY(listed.count() > 0 || listed.wait(60000));
+        const int32_t nodes = window.model()->tree().size();
+        QVERIFY(nodes > ui::EntryFilterModel::kMarksPerPass);
+        QVERIFY2(window.browseView()->loader()->largestAppend() <= TreeLoader::kAppendPerTurn,
+                 qPrintable(QString::number(window.browseView()->loader()->largestAppend())));
+        ui::EntryFilterModel *proxy = window.proxy();
+        const uint64_t matchedBefore = proxy->namesMatched();
+        QSignalSpy applied(proxy, &ui::EntryFilterModel::filterApplied);
+        // Four keys at once (faster than a pass): three texts are abandoned.
+        window.filterEdit()->setText(QStringLiteral("f"));
+        window.filterEdit()->setText(QStringLiteral("fi"));
+        window.filterEdit()->setText(QStringLiteral("fil"));
+        window.filterEdit()->setText(QStringLiteral("file_0999"));
+        QVERIFY(proxy->applying());
+        QVERIFY(applied.wait(30000));
+        QCOMPARE(applied.count(), 1);
+        QVERIFY(proxy->largestMarkPass() <= ui::EntryFilterModel::kMarksPerPass);
+        const uint64_t matched = proxy->namesMatched() - matchedBefore;
+        QVERIFY2(matched <= uint64_t(nodes), qPrintable(QStringLiteral("%1 names matched for a tree of %2").arg(matched).arg(nodes)));
+        QCOMPARE(proxy->matchCount(), uint64_t(12 * 10));
+        QTRY_VERIFY(!window.browseView()->filterSettling());
+        const QModelIndex found = test::findByName(proxy, QStringLiteral("file_09995.txt"));
+        QVERIFY(found.isValid());
+        QVERIFY(window.treeView()->isExpanded(found.parent()));
     }
 };
 

@@ -56,13 +56,13 @@ private:
                           LeadsToMatch = 1,
                           Matches = 2 }; // bits: a folder may do both
     struct Matcher {
-        QByteArray asciiNeedle;     // a plain ASCII filter, lower case: matched on the names' bytes
+        QByteArray asciiNeedle; // a plain ASCII filter, lower case: matched on the names' bytes
         QRegularExpression pattern; // anything else, matched on the decoded name
     };
     struct Marking {
         Matcher matcher;
         std::vector<uint8_t> marks; // per node
-        int32_t upTo = 1;           // nodes below this are marked
+        int32_t upTo = 1; // nodes below this are marked
         uint64_t matches = 0;
     };
     bool nameMatches(const Matcher &matcher, int32_t node) const;
