@@ -422,6 +422,49 @@ private Q_SLOTS:
         QTRY_VERIFY2(window.treeView()->visualRect(leaf).width() >= 120, qPrintable(QStringLiteral("%1 of %2").arg(window.treeView()->visualRect(leaf).width()).arg(window.treeView()->columnWidth(0))));
     }
 
+    // Open With lists the applications the desktop knows for the entry's type (from the XDG
+    // data folders' .desktop files, the default first), and opens the entry with the one chosen.
+    void openWithListsTheDesktopsApplications()
+    {
+        QTemporaryDir xdg;
+        const QString opened = xdg.filePath(QStringLiteral("opened.txt"));
+        test::writeFile(xdg, QStringLiteral("share/applications/copier.desktop"),
+                        QStringLiteral("[Desktop Entry]\nType=Application\nName=Copy Tester\nExec=cp %f %1\nMimeType=text/plain;\n").arg(opened).toUtf8());
+        test::writeFile(xdg, QStringLiteral("share/applications/viewer.desktop"),
+                        "[Desktop Entry]\nType=Application\nName=A Viewer\nExec=true %U\nMimeType=text/plain;\n");
+        test::writeFile(xdg, QStringLiteral("share/applications/hidden.desktop"),
+                        "[Desktop Entry]\nType=Application\nName=Hidden\nExec=true\nMimeType=text/plain;\nNoDisplay=true\n");
+        test::writeFile(xdg, QStringLiteral("share/applications/images.desktop"),
+                        "[Desktop Entry]\nType=Application\nName=Pictures Only\nExec=true %f\nMimeType=image/png;\n");
+        test::writeFile(xdg, QStringLiteral("config/mimeapps.list"), "[Default Applications]\ntext/plain=copier.desktop\n");
+        qputenv("XDG_DATA_HOME", xdg.filePath(QStringLiteral("none")).toUtf8());
+        qputenv("XDG_DATA_DIRS", xdg.filePath(QStringLiteral("share")).toUtf8());
+        qputenv("XDG_CONFIG_HOME", xdg.filePath(QStringLiteral("config")).toUtf8());
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(test::openAndWait(window, archive_));
+        const QModelIndex readme = test::findByName(window.proxy(), QStringLiteral("readme.txt"));
+        QVERIFY(readme.isValid());
+        select(window, readme);
+        std::unique_ptr<QMenu> menu(window.browseView()->entryMenu()->build(&window));
+        auto *with = menu->findChild<QMenu *>(QStringLiteral("openWithMenu"));
+        QVERIFY(with && with->isEnabled());
+        QStringList names;
+        for (QAction *action : with->actions())
+            if (!action->isSeparator())
+                names << action->text();
+        // The default first, then by name; hidden ones and other types' left out; one's own command last.
+        QCOMPARE(names, (QStringList{QStringLiteral("Copy Tester"), QStringLiteral("A Viewer"), QStringLiteral("Other Command…")}));
+        with->actions().first()->trigger();
+        QTRY_VERIFY_WITH_TIMEOUT(QFileInfo(opened).size() > 0, 20000);
+        QFile copy(opened);
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QCOMPARE(copy.readAll(), QByteArray("hello, reader\n"));
+        qunsetenv("XDG_DATA_HOME");
+        qunsetenv("XDG_DATA_DIRS");
+        qunsetenv("XDG_CONFIG_HOME");
+    }
+
     void contextMenuAndDoubleClick()
     {
         ui::MainWindow window;
@@ -431,7 +474,7 @@ private Q_SLOTS:
         QVERIFY(readme.isValid());
         select(window, readme);
         std::unique_ptr<QMenu> menu(window.browseView()->entryMenu()->build(&window));
-        for (const char *text : {"Open", "Open With…", "Preview", "Extract…", "Extract Here", "Copy Path", "Copy SPEC", "Benchmark This", "Properties"})
+        for (const char *text : {"Open", "Open With", "Preview", "Extract…", "Extract Here", "Copy Path", "Copy SPEC", "Benchmark This", "Properties"})
             QVERIFY2(menuAction(menu.get(), QString::fromUtf8(text)) && menuAction(menu.get(), QString::fromUtf8(text))->isEnabled(), text);
         menuAction(menu.get(), QStringLiteral("Copy SPEC"))->trigger();
         QCOMPARE(QApplication::clipboard()->text(), archive_ + QStringLiteral("!/docs/readme.txt"));

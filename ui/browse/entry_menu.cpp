@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "entry_menu.h"
+
+#include "desktop/desktop_applications.h"
 #include "open/spec.h"
 
 #include "entry_extractor.h"
@@ -15,6 +17,7 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMenu>
+#include <QMimeDatabase>
 #include <QProcess>
 #include <QUrl>
 
@@ -54,7 +57,7 @@ QString EntryMenu::hereFolder() const
     return outer.absolutePath() + QLatin1Char('/') + name;
 }
 
-void EntryMenu::open(int32_t node, const QString &command)
+void EntryMenu::open(int32_t node, const std::optional<DesktopApplication> &app)
 {
     const EntryTree &tree = model_->tree();
     const uint64_t size = tree.contentSize(node) == kUnknown ? 0 : tree.contentSize(node);
@@ -63,17 +66,19 @@ void EntryMenu::open(int32_t node, const QString &command)
         Q_EMIT message(tr("Could not extract %1 to open it").arg(tree.spec(node)));
         return;
     }
-    if (command.isEmpty()) {
+    if (!app) {
         // Without a desktop launcher (xdg-open) nothing would happen: say where the file is.
         if (!QDesktopServices::openUrl(QUrl::fromLocalFile(paths.first())))
             Q_EMIT message(tr("No application is set up to open it (is xdg-open installed?): the file is at %1").arg(paths.first()));
         return;
     }
-    QStringList args = QProcess::splitCommand(command);
-    if (args.isEmpty())
+    QStringList args = commandFor(*app, paths.first());
+    if (args.isEmpty()) {
+        Q_EMIT message(tr("Could not read the command of %1").arg(app->name));
         return;
+    }
     const QString program = args.takeFirst();
-    if (!QProcess::startDetached(program, args << paths.first()))
+    if (!QProcess::startDetached(program, args))
         Q_EMIT message(tr("Could not start %1").arg(program));
 }
 
@@ -87,13 +92,24 @@ QMenu *EntryMenu::build(QWidget *parent)
     const bool file = node > 0 && tree.type(node) == EntryType::File;
     const bool readable = node > 0 && (tree.type(node) == EntryType::File || tree.type(node) == EntryType::Partition);
     menu->addAction(tr("&Open"), this, [this, node] { open(node); })->setEnabled(file);
-    menu->addAction(tr("Open &With…"), this, [this, node] {
-            bool ok = false;
-            const QString command = QInputDialog::getText(view_, tr("Open With"), tr("Command (the file is added at the end):"), QLineEdit::Normal, QString(), &ok);
-            if (ok && !command.trimmed().isEmpty())
-                open(node, command.trimmed());
-        })
-        ->setEnabled(file);
+    // The applications the desktop knows for the entry's type, as Ark lists them; a command of
+    // one's own last.
+    QMenu *with = menu->addMenu(tr("Open &With"));
+    with->setObjectName(QStringLiteral("openWithMenu"));
+    with->setEnabled(file);
+    if (file) {
+        const QString type = QMimeDatabase().mimeTypeForFile(bytesToText(tree.name(node).toByteArray()), QMimeDatabase::MatchExtension).name();
+        for (const DesktopApplication &app : applicationsFor(type))
+            with->addAction(app.name, this, [this, node, app] { open(node, app); })->setToolTip(app.desktopFile);
+        if (!with->isEmpty())
+            with->addSeparator();
+    }
+    with->addAction(tr("Other Command…"), this, [this, node] {
+        bool ok = false;
+        const QString command = QInputDialog::getText(view_, tr("Open With"), tr("Command (the file is added at the end):"), QLineEdit::Normal, QString(), &ok);
+        if (ok && !command.trimmed().isEmpty())
+            open(node, DesktopApplication{command.trimmed(), command.trimmed(), {}});
+    });
     menu->addAction(tr("&Preview"), this, [this, node] { Q_EMIT previewRequested(node); })->setEnabled(readable);
     menu->addSeparator();
     menu->addAction(tr("&Extract…"), this, &EntryMenu::extractRequested);

@@ -7,6 +7,9 @@
 
 #include <QList>
 #include <QObject>
+#include <optional>
+
+#include "desktop/desktop_applications.h"
 
 class QMenu;
 class QPoint;
@@ -30,7 +33,8 @@ public:
     QString hereFolder() const;
     // Extracts the node to a temporary folder and opens it with the default application
     // (`command` empty) or with `command` (Open With…).
-    void open(int32_t node, const QString &command = {});
+    // With the desktop's default application, or with `app` (its Exec= line gets the file).
+    void open(int32_t node, const std::optional<DesktopApplication> &app = std::nullopt);
 
 Q_SIGNALS:
     void previewRequested(int32_t node);
