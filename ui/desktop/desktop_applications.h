@@ -11,8 +11,8 @@
 namespace asc::ui {
 
 struct DesktopApplication {
-    QString name;        // Name= (the user's language first)
-    QString exec;        // Exec=, field codes and all
+    QString name; // Name= (the user's language first)
+    QString exec; // Exec=, field codes and all
     QString desktopFile; // its path
 };
 
