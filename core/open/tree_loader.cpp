@@ -349,13 +349,17 @@ void TreeLoader::startListing(int32_t layer, int32_t folder)
         std::deque<ListingBatch> batches;
         size_t offset = 0; // entries of the front batch already appended
         bool scheduled = false;
+        bool pumping = false; // a nested event loop (a question asked while appending) must not re-enter
         std::function<void()> pump;
         std::function<void()> onEnd; // the listing's end, once every batch is in
     };
     auto drain = std::make_shared<Drain>();
     Drain *d = drain.get();
     d->pump = [this, d, drain = std::weak_ptr<Drain>(drain), layer, generation] {
+        if (d->pumping)
+            return; // the running pump goes on with what arrived
         d->scheduled = false;
+        d->pumping = true;
         if (generation != generation_)
             d->batches.clear();
         size_t budget = kAppendPerTurn;
@@ -386,6 +390,7 @@ void TreeLoader::startListing(int32_t layer, int32_t folder)
             d->batches.pop_front();
             d->offset = 0;
         }
+        d->pumping = false;
         if (!d->batches.empty()) {
             if (!d->scheduled) {
                 d->scheduled = true;
