@@ -85,6 +85,14 @@ class TestDailyUse : public QObject {
         QTest::mouseRelease(viewport, Qt::LeftButton, {}, at);
     }
 
+    // A tar of the folder `name` of dir_ (its contents at the top), beside it; empty on failure.
+    QString tarOf(const QString &name)
+    {
+        const QString tarball = dir_.filePath(name + QStringLiteral(".tar"));
+        const bool made = test::run(QStringLiteral("bsdtar"), {QStringLiteral("-cf"), tarball, QStringLiteral("-C"), dir_.filePath(name), QStringLiteral(".")}).exitCode == 0;
+        return made ? tarball : QString();
+    }
+
     void select(ui::MainWindow &window, const QModelIndex &index)
     {
         window.treeView()->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
@@ -378,8 +386,8 @@ private Q_SLOTS:
     {
         const QString deep = QStringLiteral("a-rather-long-folder-name/another-quite-long-folder-name/yet-another-long-folder-name");
         test::writeFile(dir_, QStringLiteral("deep/") + deep + QStringLiteral("/BUILD-instructions-for-this-component.txt"), "x\n");
-        const QString tarball = dir_.filePath(QStringLiteral("deep.tar"));
-        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-cf"), tarball, QStringLiteral("-C"), dir_.filePath(QStringLiteral("deep")), QStringLiteral(".")}).exitCode, 0);
+        const QString tarball = tarOf(QStringLiteral("deep"));
+        QVERIFY(!tarball.isEmpty());
         ui::MainWindow window;
         window.resize(1200, 700);
         window.show();
@@ -407,8 +415,8 @@ private Q_SLOTS:
         for (int level = 0; level < 48; ++level)
             deep += QStringLiteral("level%1/").arg(level);
         test::writeFile(dir_, QStringLiteral("deep48/") + deep + QStringLiteral("bottom.txt"), "x\n");
-        const QString tarball = dir_.filePath(QStringLiteral("deep48.tar"));
-        QCOMPARE(test::run(QStringLiteral("bsdtar"), {QStringLiteral("-cf"), tarball, QStringLiteral("-C"), dir_.filePath(QStringLiteral("deep48")), QStringLiteral(".")}).exitCode, 0);
+        const QString tarball = tarOf(QStringLiteral("deep48"));
+        QVERIFY(!tarball.isEmpty());
         ui::MainWindow window;
         window.resize(1200, 700);
         window.show();
