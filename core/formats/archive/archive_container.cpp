@@ -4,6 +4,7 @@
 #include "archive_entry_source.h"
 #include "compression_magic.h"
 #include "index_cache.h"
+#include "zip_packed_sizes.h"
 #include "codecs/bzip2_points.h"
 #include "codecs/filter_chain.h"
 #include "codecs/frame_points.h"
@@ -273,6 +274,10 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
     auto r = LibarchiveReader::open(source_, mode_, charset_, &recorders);
     if (!r)
         return std::move(r).error();
+    // libarchive does not say how many bytes a zip member takes: its central directory does.
+    std::optional<ZipPackedSizes> packed;
+    if (mode_ == LibarchiveReader::Mode::Archives && formatName_ == QLatin1String("zip"))
+        packed = ZipPackedSizes::read(*source_, charset_);
     ArchiveIndex made;
     // xz lists its blocks at its end: known before the pass, and a member opened during it
     // starts at the block before it.
@@ -293,6 +298,8 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
             return std::move(more).error();
         if (!*more)
             break;
+        if (packed)
+            packed->fill(entry);
         if (identity) {
             const uint64_t header = (*r)->headerPosition();
             const std::lock_guard lock(indexMutex_);
