@@ -13,5 +13,6 @@ mkdir -p "$work/root/usr/share/doc"
 ln -sfn archivescope "$work/root/usr/share/doc/archivescope-dbgsym"
 grep -q '^Section:' "$work/root/DEBIAN/control" && sed -i 's/^Section:.*/Section: debug/' "$work/root/DEBIAN/control"
 grep -q '^Auto-Built-Package:' "$work/root/DEBIAN/control" || echo 'Auto-Built-Package: debug-symbols' >> "$work/root/DEBIAN/control"
-dpkg-deb --root-owner-group -Zxz -b "$work/root" "$ddeb.tmp" >/dev/null
+# xz -1: a quarter of -6's time on ~300 MB of DWARF, 15 % larger.
+dpkg-deb --root-owner-group -Zxz -z1 -b "$work/root" "$ddeb.tmp" >/dev/null
 mv "$ddeb.tmp" "$ddeb"

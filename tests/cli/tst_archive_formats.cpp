@@ -302,8 +302,8 @@ private Q_SLOTS:
         QDir().mkpath(stage);
         auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
                                                           QStringLiteral("cd \"$1\" && mkdir d && seq 1 30000 > d/a.txt && head -c 7000 /dev/urandom > d/b.bin && "
-                                                                         "echo hi > d/c && seq 5 9 > plain.txt && ")
-                                                              + command,
+                                                                         "echo hi > d/c && seq 5 9 > plain.txt && ") +
+                                                              command,
                                                           QStringLiteral("sh"), stage});
         QVERIFY2(made.exitCode == 0, made.err.constData());
         const QString zip = stage + QStringLiteral("/t.zip");
@@ -331,6 +331,56 @@ private Q_SLOTS:
                     name = QStringLiteral("\u00e9t\u00e9.txt").toUtf8();
             }
         }
+        std::sort(expected.begin(), expected.end());
+        std::sort(listed.begin(), listed.end());
+        QCOMPARE(listed, expected);
+    }
+
+    // A 7z member's compressed size is what 7-Zip lists: a solid block's bytes on its first
+    // file, none on the others, each file's own when not solid; headers compressed or not,
+    // and a block of four packed streams (BCJ2).
+    void sevenZipCompressedSizesAre7zzs_data()
+    {
+        QTest::addColumn<QString>("options");
+        QTest::newRow("solid") << QString();
+        QTest::newRow("not solid") << QStringLiteral("-ms=off");
+        QTest::newRow("header stored") << QStringLiteral("-mhc=off");
+        QTest::newRow("lzma2 blocks of 2 files") << QStringLiteral("-m0=lzma2 -ms=2f");
+        QTest::newRow("bcj2") << QStringLiteral("-mf=BCJ2");
+    }
+
+    void sevenZipCompressedSizesAre7zzs()
+    {
+        QFETCH(QString, options);
+        ASC_REQUIRE_TOOL(QStringLiteral("7zz"));
+        const QString stage = dir_.filePath(QStringLiteral("packed7-") + QString::number(QTest::currentDataTag()[0]) + QString::number(qHash(QByteArray(QTest::currentDataTag()))));
+        QDir().mkpath(stage);
+        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"),
+                                                          QStringLiteral("cd \"$1\" && mkdir d && seq 1 30000 > d/a.txt && head -c 7000 /dev/urandom > d/b.bin && "
+                                                                         "echo hi > d/c && : > d/empty && cp /bin/true d/true && 7zz a -bd $2 t.7z d >/dev/null"),
+                                                          QStringLiteral("sh"), stage, options});
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const QString archive = stage + QStringLiteral("/t.7z");
+        auto slt = test::run(QStringLiteral("7zz"), {QStringLiteral("l"), QStringLiteral("-slt"), archive});
+        QList<std::pair<QByteArray, qint64>> expected;
+        QByteArray path;
+        bool folder = false;
+        for (const QByteArray &line : slt.out.split('\n')) {
+            if (line.startsWith("Path = "))
+                path = line.mid(7);
+            else if (line.startsWith("Folder = "))
+                folder = line.endsWith('+');
+            else if (line.startsWith("Packed Size = ") && path.startsWith("d/") && !folder)
+                expected.append({path, line.size() > 14 ? line.mid(14).toLongLong() : -1});
+        }
+        QVERIFY2(expected.size() == 5, slt.out.constData());
+        QByteArray err;
+        QList<std::pair<QByteArray, qint64>> listed;
+        for (const QJsonObject &e : lsJson(archive, &err)) {
+            if (e[QStringLiteral("type")].toString() == QLatin1String("file"))
+                listed.append({e[QStringLiteral("path")].toString().toUtf8(), e[QStringLiteral("compressed_size")].toInteger(-1)});
+        }
+        QVERIFY2(!listed.isEmpty(), err.constData());
         std::sort(expected.begin(), expected.end());
         std::sort(listed.begin(), listed.end());
         QCOMPARE(listed, expected);

@@ -4,6 +4,7 @@
 #include "archive_entry_source.h"
 #include "compression_magic.h"
 #include "index_cache.h"
+#include "seven_zip_packed_sizes.h"
 #include "zip_packed_sizes.h"
 #include "codecs/bzip2_points.h"
 #include "codecs/filter_chain.h"
@@ -278,6 +279,9 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
     std::optional<ZipPackedSizes> packed;
     if (mode_ == LibarchiveReader::Mode::Archives && formatName_ == QLatin1String("zip"))
         packed = ZipPackedSizes::read(*source_, charset_);
+    std::optional<SevenZipPackedSizes> blocks;
+    if (mode_ == LibarchiveReader::Mode::Archives && formatName_ == QLatin1String("7z"))
+        blocks = SevenZipPackedSizes::read(*source_);
     ArchiveIndex made;
     // xz lists its blocks at its end: known before the pass, and a member opened during it
     // starts at the block before it.
@@ -300,6 +304,8 @@ Result<void> ArchiveContainer::list(const EntrySink &sink)
             break;
         if (packed)
             packed->fill(entry);
+        if (blocks)
+            blocks->fill(entry);
         if (identity) {
             const uint64_t header = (*r)->headerPosition();
             const std::lock_guard lock(indexMutex_);
