@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Probe + open + list + read over arbitrary bytes, through every registered format (libarchive's
-// formats today, with the zip central directory and 7z header read for compressed sizes). Bounded: at most 10000 entries listed and 1 MiB read per entry, 8 entries read.
+// formats, with the zip central directory and the 7z header read for compressed sizes).
+// Bounded: at most 10000 entries listed and 1 MiB read per entry, 8 entries read.
 
 #include "formats/format.h"
 #include "io/memory_source.h"
