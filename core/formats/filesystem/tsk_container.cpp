@@ -3,10 +3,12 @@
 #include "tsk_container.h"
 
 #include "io/byte_text.h"
+#include "vfs/problems.h"
 
 #include "formats/partitions/filesystem_magic.h"
 
 #include <QJsonObject>
+#include <QSet>
 #include <cstring>
 #include <tsk/libtsk.h>
 
@@ -110,8 +112,9 @@ public:
             const ssize_t n = tsk_fs_file_read(file_, TSK_OFF_T(offset + done), buf.data() + done, want - done, TSK_FS_FILE_READ_FLAG_NONE);
             if (n < 0)
                 return Error::format(name_, offset + done, QStringLiteral("cannot read file data: %1").arg(tskError()));
-            if (n == 0)
-                break;
+            if (n == 0) // the chain ends before the size the entry declares: never padding
+                return Error::format(name_, offset + done,
+                                     QStringLiteral("the file's data ends after %1 of its %2 bytes: its allocation is damaged").arg(offset + done).arg(size_));
             done += size_t(n);
         }
         return done;
@@ -191,11 +194,25 @@ std::optional<Entry> entryOf(const TSK_FS_FILE *file, QByteArrayView parent)
 }
 
 struct WalkState {
-    const Container::EntrySink *sink;
+    const Container::EntrySink *sink = nullptr;
+    QString volume;
     uint64_t ordinal = 0;
     bool stopped = false;
     uint64_t visited = 0;
+    QSet<QByteArray> paths;
 };
+
+// A folder holding one name twice is damaged (fsck.fat renames the second): the first is the one
+// its path reads; the others are listed with the problem, never read as if they were it.
+void markRepeatedName(Entry &entry, QSet<QByteArray> &seen, const QString &volume)
+{
+    if (!seen.contains(entry.path)) {
+        seen.insert(entry.path);
+        return;
+    }
+    entry.problem = "a second entry of this name in its folder: the filesystem is damaged";
+    reportProblem(Error::format(volume + QStringLiteral("!/") + bytesToText(entry.path), std::nullopt, QString::fromUtf8(entry.problem)));
+}
 
 TSK_WALK_RET_ENUM visit(TSK_FS_FILE *file, const char *parent, void *data)
 {
@@ -206,6 +223,7 @@ TSK_WALK_RET_ENUM visit(TSK_FS_FILE *file, const char *parent, void *data)
     if (!entry)
         return TSK_WALK_CONT;
     entry->ordinal = state->ordinal++;
+    markRepeatedName(*entry, state->paths, state->volume);
     if (!(*state->sink)(*entry)) {
         state->stopped = true;
         return TSK_WALK_STOP;
@@ -245,7 +263,9 @@ Result<ContainerPtr> TskContainer::open(SourcePtr volume)
 Result<void> TskContainer::list(const EntrySink &sink)
 {
     std::lock_guard lock(handles_->mutex);
-    WalkState state{&sink};
+    WalkState state;
+    state.sink = &sink;
+    state.volume = volume_->name();
     const auto flags = TSK_FS_DIR_WALK_FLAG_ENUM(TSK_FS_DIR_WALK_FLAG_RECURSE | TSK_FS_DIR_WALK_FLAG_ALLOC);
     if (tsk_fs_dir_walk(handles_->fs, handles_->fs->root_inum, flags, visit, &state) != 0 && !state.stopped)
         return Error::format(volume_->name(), std::nullopt, QStringLiteral("cannot walk the filesystem: %1").arg(tskError()));
@@ -268,6 +288,7 @@ Result<void> TskContainer::listDirectory(const Entry &dir, const EntrySink &sink
         return Error::format(where, std::nullopt, QStringLiteral("cannot read the folder: %1").arg(tskError()));
     const QByteArray parent = dir.path.isEmpty() ? QByteArray() : dir.path + '/';
     const size_t count = tsk_fs_dir_getsize(folder);
+    QSet<QByteArray> seen;
     for (size_t i = 0; i < count; ++i) {
         TSK_FS_FILE *file = tsk_fs_dir_get(folder, i);
         if (!file)
@@ -280,6 +301,7 @@ Result<void> TskContainer::listDirectory(const Entry &dir, const EntrySink &sink
         if (!entry)
             continue;
         entry->ordinal = i;
+        markRepeatedName(*entry, seen, volume_->name());
         if (!sink(*entry))
             break;
     }
@@ -296,6 +318,7 @@ Result<Entry> TskContainer::find(const QByteArray &path)
     for (qsizetype i = 0; i < parts.size(); ++i) {
         const QByteArray want = folder.path.isEmpty() ? parts[i] : folder.path + '/' + parts[i];
         std::optional<Entry> found;
+        const ProblemScope quiet([](const Error &) {}); // a folder's damage is said where it is listed, not by a lookup through it
         auto listed = listDirectory(folder, [&](const Entry &entry) {
             if (entry.path != want)
                 return true;
@@ -318,6 +341,8 @@ Result<SourcePtr> TskContainer::open(const Entry &entry)
         return Error::make(ErrorKind::Usage, name, QStringLiteral("is a %1, not a file").arg(entryTypeName(entry.type)));
     if (entry.dataOffset == kUnknown)
         return Error::format(name, std::nullopt, QStringLiteral("no inode for this entry"));
+    if (!entry.problem.isEmpty())
+        return Error::format(name, std::nullopt, QString::fromUtf8(entry.problem));
     return SourcePtr(std::make_shared<TskFileSource>(handles_, TSK_INUM_T(entry.dataOffset), entry.size, name));
 }
 
