@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "main_window.h"
+#include "check/check_dialog.h"
 #include "mounts.h"
 #include "search/content_search_panel.h"
 #include "open/spec.h"
@@ -87,6 +88,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(browse_, &BrowseView::listingFinished, this, &MainWindow::listingFinished);
     connect(browse_, &BrowseView::extractionFinished, this, &MainWindow::extractionFinished);
     connect(browse_, &BrowseView::targetChanged, bench_, &BenchPanel::setTarget);
+    connect(browse_, &BrowseView::checkRequested, this, &MainWindow::check);
     connect(browse_, &BrowseView::benchmarkRequested, this, [this](const QString &spec, qint64 bytes) {
         bench_->setTarget(spec, bytes);
         workspace_->setCurrentWidget(bench_);
@@ -168,6 +170,11 @@ void MainWindow::buildMenus()
     connect(mounts_, &Mounts::failed, this, [this](const QString &spec, const QString &why) {
         browse_->banner()->showMessage(tr("Cannot mount %1: %2").arg(spec, why));
     });
+    // Test and Checksums of the whole open file (an entry's are in its context menu).
+    QAction *test = file->addAction(tr("&Test"), QKeySequence(Qt::CTRL | Qt::Key_T), this, [this] { check(currentSpec(), false); });
+    test->setObjectName(QStringLiteral("testAction"));
+    QAction *sums = file->addAction(tr("Check&sums…"), this, [this] { check(currentSpec(), true); });
+    sums->setObjectName(QStringLiteral("checksumsAction"));
     QAction *exportChart = file->addAction(tr("Export &Chart…"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("throughput.png"), tr("Images (*.png *.svg *.pdf)"));
         if (auto ok = path.isEmpty() ? Result<void>() : bench_->exportChart(path); !ok)
@@ -175,8 +182,10 @@ void MainWindow::buildMenus()
     });
     exportChart->setObjectName(QStringLiteral("exportChartAction"));
     // Only what can be done now: nothing to extract with no file open, no chart before a run.
-    auto updateFileMenu = [this, extract, exportChart, mount, unmount] {
+    auto updateFileMenu = [this, extract, exportChart, mount, unmount, test, sums] {
         extract->setEnabled(browse_->current() && model()->tree().size() > 1);
+        test->setEnabled(browse_->current().has_value());
+        sums->setEnabled(browse_->current().has_value());
         mount->setEnabled(browse_->current() && browse_->current()->inspection.isContainer());
         unmount->setEnabled(!mounts_->mounted().isEmpty());
         exportChart->setEnabled(!bench_->chart()->isEmpty());
@@ -456,6 +465,14 @@ void MainWindow::showMatch(const QString &spec, qint64 line)
         }
     }
     browse_->details()->highlightLine(line);
+}
+
+void MainWindow::check(const QString &spec, bool checksums)
+{
+    if (spec.isEmpty())
+        return;
+    auto *dialog = new CheckDialog(spec, checksums ? CheckDialog::Mode::Checksums : CheckDialog::Mode::Test, this);
+    dialog->show();
 }
 
 void MainWindow::mountAt(const QString &dir)

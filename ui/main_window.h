@@ -80,6 +80,8 @@ public:
     TraceMenu *traceMenu() const { return traceMenu_; }
     // Mounts the open file's SPEC read-only at `dir` (File > Mount… after its folder dialog).
     void mountAt(const QString &dir);
+    // File > Test / Checksums… and an entry's: a dialog of its own per run (ui/check).
+    void check(const QString &spec, bool checksums);
     Mounts *mounts() const { return mounts_; }
     ContentSearchPanel *contentSearch() const { return contentSearch_; }
     // A Find in Contents match: its entry selected in the tree (opened to, when not there yet),

@@ -87,6 +87,7 @@ BrowseView::BrowseView(QWidget *parent)
         extractor_->extractTo(requestsFor(model_->tree(), selectedNodes()), folder, EntryExtractor::askOptions(), bytesOf(selectedNodes()));
     });
     connect(menu_, &EntryMenu::benchmarkRequested, this, &BrowseView::benchmarkRequested);
+    connect(menu_, &EntryMenu::checkRequested, this, &BrowseView::checkRequested);
     connect(menu_, &EntryMenu::message, this, &BrowseView::status);
     connect(extractor_, &EntryExtractor::progress, this, &BrowseView::status);
     connect(extractor_, &EntryExtractor::finished, this, [this](const QString &text, bool failed) {

@@ -80,6 +80,7 @@ Q_SIGNALS:
     // The benchmark's target: what is selected when it has content, else the file.
     void targetChanged(const QString &spec, qint64 bytes); // what a benchmark would read
     void benchmarkRequested(const QString &spec, qint64 bytes);
+    void checkRequested(const QString &spec, bool checksums);
 
 private:
     void connectLoader();

@@ -130,6 +130,14 @@ QMenu *EntryMenu::build(QWidget *parent)
         })
         ->setEnabled(!nodes.isEmpty());
     menu->addSeparator();
+    // A folder is tested (or summed) with all below it, as 7-Zip's Test and CRC menus do.
+    const bool checkable = node > 0 && tree.type(node) != EntryType::Symlink;
+    QAction *test = menu->addAction(tr("&Test"), this, [this, node] { Q_EMIT checkRequested(model_->tree().spec(node), false); });
+    test->setEnabled(checkable);
+    test->setObjectName(QStringLiteral("testEntryAction"));
+    QAction *sums = menu->addAction(tr("Check&sums…"), this, [this, node] { Q_EMIT checkRequested(model_->tree().spec(node), true); });
+    sums->setEnabled(checkable);
+    sums->setObjectName(QStringLiteral("checksumsEntryAction"));
     menu->addAction(tr("&Benchmark This"), this, [this, node] { Q_EMIT benchmarkRequested(model_->tree().spec(node), qint64(model_->tree().contentSize(node))); })->setEnabled(readable);
     menu->addAction(tr("P&roperties"), this, [this, node] { Q_EMIT propertiesRequested(node); })->setEnabled(node > 0);
     return menu;

@@ -41,6 +41,8 @@ Q_SIGNALS:
     void extractRequested();
     void extractHereRequested(const QString &folder);
     void benchmarkRequested(const QString &spec, qint64 bytes);
+    // Test (false) or Checksums (true) of what is below SPEC.
+    void checkRequested(const QString &spec, bool checksums);
     void propertiesRequested(int32_t node);
     void message(const QString &text);
 
