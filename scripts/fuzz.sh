@@ -31,6 +31,7 @@ settings() {
     lvm) dict=lvm ;;
     luks) max_len=131072 ;; # a LUKS2 binary header, its JSON and a little data
     btrfs) max_len=524288 ;; # a volume's non-empty blocks
+    udf) max_len=262144 ;; # a volume's non-empty 512-byte blocks
     xfs) max_len=524288 ;; # a volume's first allocation group, 1 KiB blocks
     command_template) dict=command_template ;;
     archive_index) dict=archive_index max_len=131072 ;;

@@ -11,7 +11,7 @@ qt6-base-dev qt6-base-dev-tools qt6-charts-dev qt6-svg-dev libqt6svg6 libqt6open
 qt6-qpa-plugins libqt6sql6-sqlite
 libcryptsetup-dev nettle-dev libpcre2-dev libfuse3-dev fuse3 libarchive-dev liburing-dev zlib1g-dev libdeflate-dev libzstd-dev liblzma-dev libtsk-dev libisal-dev libseccomp-dev libbz2-dev liblz4-dev liblzo2-dev libxxhash-dev
 clang clang-format libclang-rt-14-dev
-qemu-utils libarchive-tools 7zip xorriso mtools dosfstools xxd e2fsprogs fdisk gdisk
+qemu-utils libarchive-tools 7zip xorriso genisoimage mtools dosfstools xxd e2fsprogs fdisk gdisk
 xfsprogs btrfs-progs lvm2 thin-provisioning-tools squashfs-tools unar udftools cryptsetup-bin
 cpio binutils xz-utils zstd bzip2 lbzip2 lz4 lzip file isal pigz lzop jlha-utils
 fio hyperfine strace archivemount ugrep

@@ -10,6 +10,7 @@
 #include "formats/pxar/pxar_container.h"
 #include "formats/qcow2/qcow2_image.h"
 #include "formats/squashfs/squashfs_container.h"
+#include "formats/udf/udf_container.h"
 #include "formats/vmimages/vm_images.h"
 #include "formats/xfs/xfs_container.h"
 #include "formats/vmimages/vmdk_descriptor.h"
@@ -126,6 +127,15 @@ std::vector<Format> imageFormats()
     xfs.probe = [](const ProbeInput &in) { return probeXfs(in.head); };
     xfs.openContainer = [](SourcePtr source) { return XfsContainer::open(std::move(source)); };
     formats.push_back(std::move(xfs));
+
+    Format udfFormat;
+    udfFormat.name = QStringLiteral("udf");
+    udfFormat.description = QStringLiteral("UDF 1.02 to 2.60 (our reader): DVD and Blu-ray images, Windows install ISOs, metadata and sparable partitions");
+    udfFormat.mimeTypes = {QStringLiteral("application/x-cd-image"), QStringLiteral("application/x-iso9660-image")};
+    udfFormat.suffixes = {QStringLiteral("iso"), QStringLiteral("udf")};
+    udfFormat.probe = [](const ProbeInput &in) { return probeUdf(in.head); };
+    udfFormat.openContainer = [](SourcePtr source) { return UdfContainer::open(std::move(source)); };
+    formats.push_back(std::move(udfFormat));
 
     Format squashfsFormat;
     squashfsFormat.name = QStringLiteral("squashfs");
