@@ -14,7 +14,7 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     constexpr size_t kBlock = 512, kRecord = 4 + kBlock;
-    constexpr uint32_t kMaxBlocks = 1 << 16; // a 32 MiB volume at most
+    constexpr uint32_t kMaxBlocks = 1 << 13; // a 4 MiB volume at most
     uint32_t blocks = 0;
     for (size_t at = 0; at + kRecord <= size; at += kRecord)
         blocks = std::max(blocks, std::min(asc::le32(reinterpret_cast<const char *>(data + at)), kMaxBlocks - 1) + 1);

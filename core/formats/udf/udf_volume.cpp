@@ -26,7 +26,7 @@ enum TagId : uint16_t {
 };
 
 constexpr uint32_t kMaxDescriptorBlocks = 4096; // a volume descriptor sequence
-constexpr uint64_t kMaxDirectory = uint64_t(256) << 20;
+constexpr uint64_t kMaxDirectory = uint64_t(64) << 20; // a folder of ~500,000 names
 constexpr uint64_t kMaxSymlink = 64 << 10;
 constexpr uint32_t kMaxExtents = 1 << 20; // allocation descriptors of one file
 constexpr uint32_t kMaxContinuations = 4096;
