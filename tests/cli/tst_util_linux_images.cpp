@@ -23,7 +23,6 @@ const QString kImages = QStringLiteral(TEST_DATA_DIR "/thirdparty/util-linux");
 
 // Images whose reading differs from the reference on purpose or for now (README says the same).
 const char *const kKnown[][2] = {
-    {"small-fat32", "The Sleuth Kit refuses a FAT32 with fewer clusters than FAT32 allows (mtools needs MTOOLS_SKIP_CHECK); it is empty"},
     {"ufs", "The Sleuth Kit finds the UFS2 superblock but cannot read this image's root directory"},
     {"udf-bdr-2.60-nero", "a UDF virtual partition (VAT, a BD-R written incrementally) is refused by name (tst_udf checks the words)"},
 };

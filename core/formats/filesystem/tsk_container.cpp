@@ -254,6 +254,15 @@ Result<ContainerPtr> TskContainer::open(SourcePtr volume)
     }
     container->handles_->image = image;
     container->handles_->fs = tsk_fs_open_img(image, 0, TSK_FS_TYPE_DETECT);
+    if (!container->handles_->fs) {
+        // A FAT32 volume with fewer clusters than FAT32 allows (mkfs.fat -F 32 on a small disk):
+        // TSK's detection goes by the count and refuses it; its boot sector says FAT32, and so
+        // do Linux and mtools (with its check skipped). Retried as what it says it is.
+        char boot[512];
+        auto got = volume->readAt(0, std::span(boot, sizeof boot));
+        if (got && *got == sizeof boot && std::memcmp(boot + 0x52, "FAT32   ", 8) == 0 && uint8_t(boot[510]) == 0x55 && uint8_t(boot[511]) == 0xAA)
+            container->handles_->fs = tsk_fs_open_img(image, 0, TSK_FS_TYPE_FAT32);
+    }
     if (!container->handles_->fs)
         return Error::format(volume->name(), 0, QStringLiteral("no filesystem The Sleuth Kit can read: %1").arg(tskError()));
     container->formatName_ = QString::fromUtf8(tsk_fs_type_toname(container->handles_->fs->ftype));
