@@ -4,6 +4,7 @@
 
 #include "formats/archive/name_charset.h"
 #include "formats/format.h"
+#include "vfs/selected_walk.h"
 #include "formats/image/disk_image.h"
 #include "io/cancel.h"
 #include "io/file_source.h"
@@ -268,7 +269,7 @@ private:
         bool clientGone = false;
         QByteArray chunk(qsizetype(256) << 10, Qt::Uninitialized);
         wire::FrameBatch batch(fd_); // small entries' frames go out together
-        auto walked = (*container)->walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+        auto walked = walkSelected(**container, selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
             if (cancelArrived())
                 return false;
             const bool content = (entry.type == EntryType::File || entry.type == EntryType::Hardlink) &&
