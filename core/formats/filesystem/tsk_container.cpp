@@ -199,15 +199,16 @@ struct WalkState {
     uint64_t ordinal = 0;
     bool stopped = false;
     uint64_t visited = 0;
-    QSet<QByteArray> paths;
+    QSet<size_t> paths; // hashes of the paths listed: 8 bytes a file, not its path again
 };
 
 // A folder holding one name twice is damaged (fsck.fat renames the second): the first is the one
 // its path reads; the others are listed with the problem, never read as if they were it.
-void markRepeatedName(Entry &entry, QSet<QByteArray> &seen, const QString &volume)
+void markRepeatedName(Entry &entry, QSet<size_t> &seen, const QString &volume)
 {
-    if (!seen.contains(entry.path)) {
-        seen.insert(entry.path);
+    const size_t key = qHash(entry.path, size_t(0x7e57));
+    if (!seen.contains(key)) {
+        seen.insert(key);
         return;
     }
     entry.problem = "a second entry of this name in its folder: the filesystem is damaged";
@@ -297,7 +298,7 @@ Result<void> TskContainer::listDirectory(const Entry &dir, const EntrySink &sink
         return Error::format(where, std::nullopt, QStringLiteral("cannot read the folder: %1").arg(tskError()));
     const QByteArray parent = dir.path.isEmpty() ? QByteArray() : dir.path + '/';
     const size_t count = tsk_fs_dir_getsize(folder);
-    QSet<QByteArray> seen;
+    QSet<size_t> seen;
     for (size_t i = 0; i < count; ++i) {
         TSK_FS_FILE *file = tsk_fs_dir_get(folder, i);
         if (!file)
