@@ -13,7 +13,7 @@ libcryptsetup-dev nettle-dev libpcre2-dev libfuse3-dev fuse3 libarchive-dev libu
 clang clang-format libclang-rt-14-dev
 qemu-utils libarchive-tools 7zip xorriso genisoimage mtools dosfstools xxd e2fsprogs fdisk gdisk
 xfsprogs btrfs-progs lvm2 thin-provisioning-tools squashfs-tools unar udftools cryptsetup-bin
-cpio binutils xz-utils zstd bzip2 lbzip2 lz4 lzip file isal pigz lzop jlha-utils
+cpio binutils xz-utils zstd bzip2 lbzip2 lz4 lzip file isal pigz lzop jlha-utils zip unzip
 fio hyperfine strace archivemount ugrep
 xvfb xauth imagemagick ntfs-3g exfatprogs
 desktop-file-utils appstream shared-mime-info dpkg-dev lintian help2man ccache bash-completion man-db
