@@ -165,7 +165,6 @@ private Q_SLOTS:
             if (!(l.path.startsWith("FSCK") && l.path.endsWith(".REC")))
                 keptPaths.insert(l.path);
         }
-        int checked = 0;
         for (const Listed &l : ours) {
             if (l.dir || l.unreadable)
                 continue;
@@ -183,7 +182,6 @@ private Q_SLOTS:
                 continue;
             }
             QVERIFY2(same, qPrintable(QStringLiteral("%1/%2: %3 bytes with exit 0, fsck.fat keeps %4").arg(name, QString::fromUtf8(l.path)).arg(cat.out.size()).arg(theirs == 0 ? QString::number(kept.size()) : QStringLiteral("no such file"))));
-            ++checked;
         }
         // What fsck keeps is listed: under its own name, and as many entries (a name fsck renames,
         // FSCK0000.000, is one of ours under its first name).
@@ -199,7 +197,6 @@ private Q_SLOTS:
             QVERIFY2(!sameCount, qPrintable(QStringLiteral("%1 no longer differs: drop it from kKnown").arg(name)));
         else
             QVERIFY2(sameCount, qPrintable(QStringLiteral("%1: %2 entries listed, fsck.fat keeps %3").arg(name).arg(ours.size()).arg(keptPaths.size())));
-        Q_UNUSED(checked);
     }
 
     // The two cases that gave wrong answers with exit 0: a circular chain read as nothing, and a

@@ -72,7 +72,6 @@ CheckDialog::CheckDialog(const QString &spec, Mode mode, QWidget *parent)
     copy_->setToolTip(mode == Mode::Test ? tr("The problems, one per line") : tr("As sha256sum writes them: HASH, two spaces, path"));
     QPushButton *close = buttons->addButton(QDialogButtonBox::Close);
     layout->addWidget(buttons);
-    disconnect(buttons, nullptr, this, nullptr);
     connect(stop_, &QPushButton::clicked, job_, &CliJsonJob::stop);
     connect(copy_, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(text()); });
     connect(close, &QPushButton::clicked, this, &QDialog::close);
