@@ -10,7 +10,7 @@
 #include "browse/details_pane.h"
 #include "open/tree_loader.h"
 #include "browse/problem_banner.h"
-#include "open/worker/worker_channel.h"
+#include "remote/worker_channel.h"
 
 #include <QMainWindow>
 #include <functional>

@@ -5,7 +5,7 @@
 
 #include "open/reading_policy.h"
 #include "open/spec.h"
-#include "open/worker/remote_container.h"
+#include "remote/remote_container.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 

@@ -2,12 +2,12 @@
 #pragma once
 // Opening a SPEC off the UI thread through the facade (open/inspection.h): what it is, its first
 // 64 KiB for the hex view, a disk image's map, and its container to list. By default the file
-// is parsed in a worker process of its own (open/worker): what comes back are its values and
+// is parsed in a worker process of its own (remote/): what comes back are its values and
 // handles to its containers, and a parser that crashes, loops or eats memory ends the worker,
 // not the window.
 
 #include "open/inspection.h"
-#include "open/worker/worker_channel.h"
+#include "remote/worker_channel.h"
 
 #include <QFuture>
 

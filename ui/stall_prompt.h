@@ -5,7 +5,7 @@
 // nothing for 30 s. [Stop] [Keep Waiting]". Stop ends the worker (what it was doing fails with
 // "reading stopped"; the window stays usable); Keep Waiting asks again after as long again.
 
-#include "open/worker/worker_channel.h"
+#include "remote/worker_channel.h"
 
 #include <QFrame>
 #include <functional>

@@ -5,7 +5,7 @@
 
 #include "cli_output.h"
 #include "commands.h"
-#include "open/worker/worker_channel.h"
+#include "remote/worker_channel.h"
 
 #include <QCoreApplication>
 #include <QFile>

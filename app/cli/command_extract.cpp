@@ -9,7 +9,7 @@
 #include "io/byte_text.h"
 #include "open/reading_policy.h"
 #include "open/spec.h"
-#include "open/worker/remote_container.h"
+#include "remote/remote_container.h"
 #include "vfs/problems.h"
 #include "worker_options.h"
 

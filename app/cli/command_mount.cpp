@@ -17,7 +17,7 @@
 #include "open/reading_policy.h"
 #include "open/mounted_tree.h"
 #include "open/spec.h"
-#include "open/worker/remote_container.h"
+#include "remote/remote_container.h"
 #include "sandbox/fd_io.h"
 
 #include <QDateTime>

@@ -24,6 +24,20 @@ const std::vector<Format> &registeredFormats()
     return formats;
 }
 
+BesideFiles besideFilesOf(std::span<const char> head, const QString &path)
+{
+    BesideFiles all;
+    for (const Format &format : registeredFormats()) {
+        if (!format.beside)
+            continue;
+        const BesideFiles one = format.beside(head, path);
+        all.folder = all.folder || one.folder;
+        if (all.companion.isEmpty())
+            all.companion = one.companion;
+    }
+    return all;
+}
+
 bool nameSuggestsContainer(QByteArrayView name)
 {
     // Made once: this runs for every entry of a tree the filter reads (a list built per call

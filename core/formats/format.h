@@ -23,6 +23,15 @@ inline constexpr size_t kProbeBytes = 64 * 1024;
 // A probe score at or above this is magic at a fixed offset: later formats are not probed.
 inline constexpr int kConclusiveScore = 90;
 
+// What a file reads beside itself, so the parent grants it to the file's worker
+// (remote/file_requests.h).
+struct BesideFiles {
+    bool folder = false; // files in its folder or below (a qcow2's backing file, a VMDK's extents)
+    QString companion; // one file named after it (a split pxar's .ppxar beside its .mpxar)
+};
+// How many first bytes `Format::beside` is given.
+inline constexpr size_t kBesideHeadBytes = 4096;
+
 struct Format {
     QString name; // as `formats` prints it
     QString description; // one line
@@ -37,7 +46,14 @@ struct Format {
     // Exactly one of the two is set.
     std::function<Result<ContainerPtr>(SourcePtr)> openContainer;
     std::function<Result<SourcePtr>(SourcePtr)> openImage;
+    // What a file of this format reads beside itself, from its first bytes (up to
+    // kBesideHeadBytes) and its path only: the parent asks this before any parse, so it compares
+    // bytes and names, nothing more. Unset: nothing beside it.
+    std::function<BesideFiles(std::span<const char> head, const QString &path)> beside;
 };
+
+// What the file at `path`, starting with `head`, reads beside itself, as its format declares.
+BesideFiles besideFilesOf(std::span<const char> head, const QString &path);
 
 // Every format, in the order `formats` lists them. Built once, thread safe to read.
 const std::vector<Format> &registeredFormats();

@@ -5,7 +5,6 @@
 #include "formats/archive/name_charset.h"
 #include "formats/format.h"
 #include "io/cancel.h"
-#include "open/worker/remote_container.h"
 #include "vfs/problems.h"
 
 #include <QElapsedTimer>
@@ -59,13 +58,7 @@ QFuture<Result<ContainerPtr>> openNestedAsync(ContainerPtr parent, Entry entry, 
     return QtConcurrent::run(taskPool(), [parent, entry, nameCharset, cancel]() -> Result<ContainerPtr> {
         const NameCharsetScope charset(nameCharset);
         const CancelScope stop(cancel);
-        // A container in a worker process is probed and parsed there.
-        if (auto remote = std::dynamic_pointer_cast<RemoteContainer>(parent))
-            return remote->openNested(entry);
-        auto content = parent->open(entry);
-        if (!content)
-            return std::move(content).error();
-        return openContainer(std::move(content).value());
+        return parent->openNested(entry, openContainer); // a worker's container: opened there
     });
 }
 

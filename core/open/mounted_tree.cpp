@@ -2,7 +2,6 @@
 #include "mounted_tree.h"
 
 #include "formats/format.h"
-#include "open/worker/remote_container.h"
 
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -60,9 +59,11 @@ bool MountedTree::shownAsFolder(int32_t node, std::unique_lock<std::mutex> &lock
     const ContainerPtr outer = tree_.layer(tree_.layerOf(node)).container;
     const Entry entry = tree_.entry(node);
     const QString spec = tree_.spec(node);
-    auto *remote = dynamic_cast<RemoteContainer *>(outer.get());
     lock.unlock();
-    Result<ContainerPtr> nested = remote ? remote->openNested(entry) : Result<ContainerPtr>(Error::make(ErrorKind::Unsupported, spec, QStringLiteral("not a worker's container")));
+    // A worker's container opens it there; nothing is parsed in the mounting process.
+    Result<ContainerPtr> nested = outer->openNested(entry, [&spec](SourcePtr) -> Result<ContainerPtr> {
+        return Error::make(ErrorKind::Unsupported, spec, QStringLiteral("not a worker's container"));
+    });
     lock.lock();
     if (!nested || tree_.isLayerRoot(node))
         return tree_.isLayerRoot(node);

@@ -4,7 +4,7 @@
 // container as a tree of nodes, filled as folders are first looked into; partitions, and with
 // `recursive` files that open as containers (archives, images, filesystems), shown as folders
 // of what they hold (ratarmount's --recursive). Nodes are never removed: a node number is a
-// stable inode. Every container is the worker's (open/worker/remote_container.h): nothing is
+// stable inode. Every container is the worker's (remote/remote_container.h): nothing is
 // parsed in the mounting process. Thread safe.
 
 #include "vfs/entry_tree.h"

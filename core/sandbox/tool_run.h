@@ -7,7 +7,7 @@
 // (no new processes, sockets or written files, a memory ceiling), a CPU-time ceiling, and Landlock
 // letting it read only the archive's set and the system's libraries. Its output comes back framed
 // (sandbox/tool_stream.h) on one descriptor, so a worker that cannot start programs can be handed
-// it by its parent (open/worker/file_requests.h).
+// it by its parent (remote/file_requests.h).
 
 #include "io/result.h"
 

@@ -72,4 +72,36 @@ Result<void> Container::walk(const ContentSink &sink)
     return listed;
 }
 
+Result<void> Container::walkSelection(const QByteArray &selection, const ContentSink &sink)
+{
+    if (!selection.isEmpty() && (listsFromIndex() || !impliesDirectories())) {
+        auto entry = find(selection);
+        if (entry && entry->type == EntryType::File && entry->problem.isEmpty()) {
+            auto content = open(*entry);
+            if (!content)
+                return std::move(content).error();
+            const SourcePtr source = std::move(content).value();
+            uint64_t at = 0;
+            auto more = sink(*entry, [&](std::span<char> buf) -> Result<size_t> {
+                auto got = source->readAt(at, buf);
+                if (got)
+                    at += *got;
+                return got;
+            });
+            if (!more)
+                return std::move(more).error();
+            return {};
+        }
+    }
+    return walk(sink);
+}
+
+Result<std::shared_ptr<Container>> Container::openNested(const Entry &entry, const ContainerOpener &opener)
+{
+    auto content = open(entry);
+    if (!content)
+        return std::move(content).error();
+    return opener(std::move(content).value());
+}
+
 } // namespace asc

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "extraction.h"
-#include "selected_walk.h"
 
 #include "io/byte_text.h"
 #include "io/copy_to_fd.h"
@@ -673,7 +672,7 @@ Result<ExtractReport> extractEntries(Container &container, const QByteArray &sel
     if (auto opened = extractor.openRoot(); !opened)
         return std::move(opened).error();
     const QByteArray prefix = selection.isEmpty() ? QByteArray() : selection + '/';
-    auto walked = walkSelected(container, selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+    auto walked = container.walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
         if (!selection.isEmpty() && entry.path != selection && !entry.path.startsWith(prefix))
             return true;
         if (options.flatten) {

@@ -7,8 +7,8 @@
 
 #include "formats/archive/archive_index.h"
 #include "formats/archive/index_cache.h"
-#include "open/worker/file_requests.h"
-#include "open/worker/wire.h"
+#include "remote/file_requests.h"
+#include "remote/wire.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The GUI's worker process (open/worker): a file inspected, listed, read, walked and extracted
+// The GUI's worker process (remote/): a file inspected, listed, read, walked and extracted
 // through it gives what the same calls give in this process; nested containers are opened there;
 // a stop reaches it and the conversation stays in step; problems and trace records come back;
 // forbidden acts fail inside it (opening any file included: the parent passes what it allows); a crash, the memory limit, a stop of a spinning worker and a kill
@@ -12,8 +12,8 @@
 #include "io/trace.h"
 #include "open/inspection.h"
 #include "open/listing.h"
-#include "open/worker/file_requests.h"
-#include "open/worker/remote_container.h"
+#include "remote/file_requests.h"
+#include "remote/remote_container.h"
 #include "test_files.h"
 #include "vfs/extraction.h"
 #include "vfs/problems.h"
@@ -48,13 +48,19 @@ class TestWorkerChannel : public QObject {
         return entries;
     }
 
-    static WorkerPtr startWorker(const QString &file)
+    // `test`: archivescope-test-worker, which also answers the test acts (attempt() below).
+    static WorkerPtr startWorker(const QString &file, bool test = false)
     {
-        auto worker = WorkerChannel::start(file);
+        WorkerSettings settings;
+        if (test)
+            settings.program = testWorker();
+        auto worker = WorkerChannel::start(file, settings);
         if (!worker)
             qFatal("%s", qPrintable(worker.error().toString()));
         return *worker;
     }
+
+    static QString testWorker() { return qEnvironmentVariable("ARCHIVESCOPE_TEST_WORKER"); }
 
     // The answer to a test-only request (what the worker's attempt came to), or the error.
     static QString attempt(const WorkerPtr &worker, const QByteArray &act)
@@ -71,7 +77,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         ASC_REQUIRE_TOOL(QStringLiteral("bsdtar"));
-        qputenv("ARCHIVESCOPE_WORKER_TESTS", "1"); // inherited by the workers started below
+        QVERIFY2(QFileInfo(testWorker()).isExecutable(), "ARCHIVESCOPE_TEST_WORKER names no program");
         const QString tree = dir_.filePath(QStringLiteral("tree"));
         QDir().mkpath(tree + QStringLiteral("/sub"));
         test::writeFile(dir_, QStringLiteral("tree/a.txt"), "alpha\n");
@@ -311,9 +317,20 @@ private Q_SLOTS:
         QVERIFY(std::all_of(records.begin(), records.end(), [](const TraceRecord &r) { return r.thread >= 100; }));
     }
 
-    void forbiddenActsFailInside()
+    void shippedWorkerAnswersNoTestAct()
     {
         auto worker = startWorker(tarGz_);
+        for (const char *act : {"crash", "allocate", "spin", "exec", "ask-parent:/etc/passwd"}) {
+            const QString what = attempt(worker, act);
+            QVERIFY2(what.startsWith(QStringLiteral("error: ")) && what.contains(QStringLiteral("unknown request")), qPrintable(what));
+            QVERIFY(worker->alive());
+        }
+        QVERIFY(inspectIn(worker, tarGz_).ok());
+    }
+
+    void forbiddenActsFailInside()
+    {
+        auto worker = startWorker(tarGz_, true);
         for (const char *act : {"open-write", "socket", "exec", "ptrace"}) {
             const QString what = attempt(worker, act);
             QVERIFY2(what.startsWith(QStringLiteral("refused: ")), qPrintable(QStringLiteral("%1: %2").arg(QLatin1String(act), what)));
@@ -390,7 +407,7 @@ private Q_SLOTS:
 
     void deathsBecomeErrorsNamingTheFile()
     {
-        auto crashing = startWorker(tarGz_);
+        auto crashing = startWorker(tarGz_, true);
         const QString crash = attempt(crashing, "crash");
         QVERIFY2(crash.contains(tarGz_) && crash.contains(QStringLiteral("signal 11")), qPrintable(crash));
         QVERIFY(!crashing->alive());
@@ -417,7 +434,7 @@ private Q_SLOTS:
         }
 
         // A spinning worker: the channel counts the quiet seconds; stop() ends it.
-        auto spinning = startWorker(tarGz_);
+        auto spinning = startWorker(tarGz_, true);
         auto spin = QtConcurrent::run([&] { return attempt(spinning, "spin"); });
         QTRY_VERIFY_WITH_TIMEOUT(spinning->secondsWithoutProgress() >= 1, 20000);
         spinning->stop();
@@ -435,6 +452,7 @@ private Q_SLOTS:
             QSKIP("a sanitizer build's workers run without the memory limit (the shadow memory needs the address space)");
         WorkerSettings settings;
         settings.limits.memoryBytes = uint64_t(256) << 20;
+        settings.program = testWorker();
         auto worker = WorkerChannel::start(tarGz_, settings);
         QVERIFY(worker.ok());
         const QString what = attempt(*worker, "allocate");

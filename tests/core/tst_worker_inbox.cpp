@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
-// The worker's one reader of its socket (open/worker/worker_inbox): requests, stops and answers
+// The worker's one reader of its socket (remote/worker_inbox): requests, stops and answers
 // are told apart as they arrive. Before it, four places read the socket and the stop was "any
 // byte while a request runs": an answer to a file request could be taken for a stop, and the
 // worker's questions had to be kept from overlapping by hand. Here the test is the client, on the
 // other end of a socketpair. Run under ThreadSanitizer too (label tsan).
 
-#include "open/worker/wire.h"
-#include "open/worker/worker_inbox.h"
+#include "remote/wire.h"
+#include "remote/worker_inbox.h"
 
 #include <QTest>
 #include <fcntl.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// What the GUI reads from a worker process (open/worker/wire) on arbitrary bytes: a worker a
+// What the GUI reads from a worker process (remote/wire) on arbitrary bytes: a worker a
 // hostile file took over may send anything, and this process must only ever see a broken answer.
 
-#include "open/worker/wire.h"
+#include "remote/bench_codec.h"
+#include "remote/wire.h"
 
 #include <unistd.h>
 
@@ -14,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     // The first byte picks the kind of answer to decode, the rest is the frame.
     const QByteArray frame(reinterpret_cast<const char *>(data) + 1, qsizetype(size - 1));
     Received answer(frame);
-    if (data[0] % 9 == 8) {
+    if (data[0] % 11 == 10) {
         // The stream itself, cut into frames as the window's reader does (lengths that lie,
         // frames cut short, the end in the middle of one).
         int pipe[2];
@@ -30,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         ::close(pipe[0]);
         return 0;
     }
-    switch (data[0] % 9) {
+    switch (data[0] % 11) {
     case 0: {
         InspectedFacts facts;
         answer >> facts;
@@ -65,6 +66,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         bool failed = false;
         asc::Error error;
         answer >> failed >> error;
+        break;
+    }
+    case 7: {
+        asc::BenchPoint point;
+        answer >> point;
+        break;
+    }
+    case 8: {
+        asc::BenchResult result;
+        answer >> result;
         break;
     }
     default: {

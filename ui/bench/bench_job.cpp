@@ -2,7 +2,7 @@
 #include "io/task_pool.h"
 #include "bench_job.h"
 
-#include "bench/bench_in_worker.h"
+#include "remote/bench_request.h"
 #include "open/spec.h"
 #include "open_job.h"
 

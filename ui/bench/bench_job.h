@@ -6,7 +6,7 @@
 // sandbox on (the default) the target is parsed and read in a worker process of the bench's own.
 
 #include "bench/bench_runner.h"
-#include "open/worker/worker_channel.h"
+#include "remote/worker_channel.h"
 
 #include <QFuture>
 

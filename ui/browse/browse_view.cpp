@@ -11,7 +11,6 @@
 #include "extract_dialog.h"
 #include "open/tree_loader.h"
 #include "password_prompt.h"
-#include "open/worker/remote_container.h"
 #include "problem_banner.h"
 #include "io/units.h"
 
@@ -433,9 +432,8 @@ void BrowseView::showError(const QString &context, const Error &error, bool work
 {
     // The open file's worker process ended (a crash, its memory limit, Stop): what is shown stays,
     // nothing more can be read from it until the file is opened again.
-    if (current_)
-        if (auto remote = std::dynamic_pointer_cast<RemoteContainer>(current_->container))
-            workerEnded = workerEnded || !remote->worker()->alive();
+    if (current_ && current_->container)
+        workerEnded = workerEnded || !current_->container->reachable();
     banner_->showFailure(error.file.isEmpty() ? context + QStringLiteral(": ") + error.withoutFile() : error.toString(), workerEnded);
     Q_EMIT status(tr("Problem with %1").arg(context));
 }

@@ -32,6 +32,7 @@ std::vector<Format> imageFormats()
             return std::move(image).error();
         return SourcePtr(std::move(image).value());
     };
+    qcow2.beside = [](std::span<const char> head, const QString &) { return BesideFiles{looksLikeQcow2(head), {}}; }; // its backing file
     formats.push_back(std::move(qcow2));
 
     // The other VM disk formats: block maps read by us, transparent like qcow2.
@@ -42,17 +43,19 @@ std::vector<Format> imageFormats()
         const char *suffix;
         std::function<int(const ProbeInput &)> probe;
         Result<std::shared_ptr<DiskImage>> (*open)(SourcePtr);
+        bool (*readsFolder)(std::span<const char> head); // its extents lie beside it
     };
+    const auto sparseVmdk = [](std::span<const char> head) { return probeVmdk(head) > 0; };
     const VmFormat vms[] = {
         {"vmdk", "VMware disks: monolithicSparse (hosted sparse extent) and streamOptimized (compressed grains)", "application/x-vmdk-disk", "vmdk",
-         [](const ProbeInput &in) { return probeVmdk(in.head); }, openVmdk},
+         [](const ProbeInput &in) { return probeVmdk(in.head); }, openVmdk, sparseVmdk},
         {"vmdk-descriptor", "VMware descriptor files listing flat, sparse and zero extents beside them", "application/x-vmdk-disk", "vmdk",
-         [](const ProbeInput &in) { return looksLikeVmdkDescriptor(in.head) ? 90 : 0; }, openVmdkDescriptor},
-        {"vdi", "VirtualBox disks, dynamic and fixed", "application/x-vdi-disk", "vdi", [](const ProbeInput &in) { return probeVdi(in.head); }, openVdi},
+         [](const ProbeInput &in) { return looksLikeVmdkDescriptor(in.head) ? 90 : 0; }, openVmdkDescriptor, looksLikeVmdkDescriptor},
+        {"vdi", "VirtualBox disks, dynamic and fixed", "application/x-vdi-disk", "vdi", [](const ProbeInput &in) { return probeVdi(in.head); }, openVdi, nullptr},
         {"vhd", "Virtual PC / Hyper-V VHD, fixed and dynamic (differencing refused)", "application/x-vhd-disk", "vhd",
-         [](const ProbeInput &in) { return probeVhd(*in.source, in.head); }, openVhd},
+         [](const ProbeInput &in) { return probeVhd(*in.source, in.head); }, openVhd, nullptr},
         {"vhdx", "Hyper-V VHDX, dynamic and fixed (a dirty log or a parent disk is refused)", "application/x-vhdx-disk", "vhdx",
-         [](const ProbeInput &in) { return probeVhdx(in.head); }, openVhdx},
+         [](const ProbeInput &in) { return probeVhdx(in.head); }, openVhdx, nullptr},
     };
     for (const VmFormat &vm : vms) {
         Format f;
@@ -68,6 +71,8 @@ std::vector<Format> imageFormats()
                 return std::move(image).error();
             return SourcePtr(std::move(image).value());
         };
+        if (auto readsFolder = vm.readsFolder)
+            f.beside = [readsFolder](std::span<const char> head, const QString &) { return BesideFiles{readsFolder(head), {}}; };
         formats.push_back(std::move(f));
     }
 
@@ -112,6 +117,7 @@ std::vector<Format> imageFormats()
     pxarFormat.suffixes = {QStringLiteral("pxar"), QStringLiteral("mpxar")};
     pxarFormat.probe = [](const ProbeInput &in) { return looksLikePxar(in.head) ? 90 : 0; };
     pxarFormat.openContainer = [](SourcePtr source) { return PxarContainer::open(std::move(source)); };
+    pxarFormat.beside = [](std::span<const char>, const QString &path) { return BesideFiles{false, pxarPayloadPath(path)}; };
     formats.push_back(std::move(pxarFormat));
 
     Format ext;

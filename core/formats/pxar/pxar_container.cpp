@@ -24,13 +24,16 @@ bool looksLikePxar(std::span<const char> head)
     return (type == kEntry && size == 56) || (type == kEntryV1 && size == 48) || (type == kFormatVersion && size == 24);
 }
 
+QString pxarPayloadPath(const QString &path)
+{
+    return path.endsWith(QLatin1String(".mpxar")) ? path.chopped(6) + QStringLiteral(".ppxar") : QString();
+}
+
 Result<SourcePtr> findPayloadFile(const SourcePtr &archive)
 {
     const auto *file = dynamic_cast<const FileSource *>(archive.get());
-    if (!file || !file->path().endsWith(QLatin1String(".mpxar")))
-        return SourcePtr();
-    const QString payload = file->path().chopped(6) + QStringLiteral(".ppxar");
-    if (!QFileInfo::exists(payload))
+    const QString payload = file ? pxarPayloadPath(file->path()) : QString();
+    if (payload.isEmpty() || !QFileInfo::exists(payload))
         return SourcePtr();
     auto opened = FileSource::open(payload);
     if (!opened)

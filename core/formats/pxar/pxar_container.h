@@ -53,6 +53,8 @@ private:
 
 // Whether the first bytes look like a pxar archive (an ENTRY or FORMAT_VERSION item first).
 bool looksLikePxar(std::span<const char> head);
+// Where a split archive's payload is: the .ppxar named after a .mpxar (empty for other names).
+QString pxarPayloadPath(const QString &path);
 // The .ppxar beside a .mpxar (null when the source is not a plain .mpxar file or none exists).
 Result<SourcePtr> findPayloadFile(const SourcePtr &archive);
 

@@ -8,7 +8,7 @@
 // to open, a scratch file, an export) may come from any of its threads, one at a time, while the
 // serving threads send answers.
 
-#include "open/worker/wire.h"
+#include "remote/wire.h"
 
 #include <condition_variable>
 #include <deque>

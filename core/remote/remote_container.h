@@ -5,7 +5,7 @@
 // process), the hex view reads them. Every parse happens in the worker.
 
 #include "open/inspection.h"
-#include "open/worker/worker_channel.h"
+#include "remote/worker_channel.h"
 
 namespace asc {
 
@@ -41,8 +41,9 @@ public:
     bool impliesDirectories() const override { return facts_.impliesDirectories; }
     const SourcePtr &source() const override { return source_; }
 
-    // The content of `entry` opened as a container, probed and parsed in the worker.
-    Result<ContainerPtr> openNested(const Entry &entry);
+    // Probed and parsed in the worker: `opener` is not used.
+    Result<ContainerPtr> openNested(const Entry &entry, const ContainerOpener &opener) override;
+    bool reachable() const override { return worker_->alive(); }
     const WorkerPtr &worker() const { return worker_; }
 
 private:

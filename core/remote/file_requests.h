@@ -6,7 +6,7 @@
 // archivescope-worker with the GUI's WorkerChannel, and by the CLI's forked worker with its parent.
 #pragma once
 
-#include "open/worker/wire.h"
+#include "remote/wire.h"
 
 #include <QStringList>
 #include <functional>
@@ -26,10 +26,11 @@ struct WorkerGrants {
 // Returns a read-only descriptor of a regular file or block device, or -errno.
 int openForWorker(const QStringList &files, const QByteArray &path, const QStringList &approved = {});
 
-// What one opened file grants its worker, exactly what its format reads beside it: the file; a
-// split pxar's payload (.ppxar beside the .mpxar); the parts of a split set (open/split_set.h); for a qcow2 (backing file) or a VMDK (extents)
-// what lies in its folder or below, but at the root only the files beside it. An archive, an ISO
-// or a device grants nothing more.
+// What one opened file grants its worker, exactly what its format reads beside it
+// (Format::beside): the file; a named companion (a split pxar's .ppxar beside the .mpxar); the
+// parts of a split set (open/split_set.h); for a format that reads its folder (a qcow2's backing
+// file, a VMDK's extents) what lies in that folder or below, but at the root only the files
+// beside it. An archive, an ISO or a device grants nothing more.
 struct FileGrant {
     enum class Siblings { None,
                           Folder };

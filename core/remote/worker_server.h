@@ -4,7 +4,7 @@
 // It holds what it opened (containers, sources) under small numbers the client names; the
 // process is already locked down (sandbox/lockdown.h) when this runs.
 
-#include "open/worker/wire.h"
+#include "remote/wire.h"
 
 #include <functional>
 #include <map>

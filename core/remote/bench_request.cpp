@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "bench_in_worker.h"
+#include "bench_request.h"
 
-#include <QJsonArray>
-#include <QJsonDocument>
+#include "bench_codec.h"
+
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -14,23 +14,6 @@ using wire::Message;
 using wire::Received;
 
 namespace {
-
-QByteArray pointJson(const BenchPoint &point)
-{
-    BenchResult one;
-    one.points.push_back(point);
-    return QJsonDocument(toJson(one)).toJson(QJsonDocument::Compact);
-}
-
-Result<BenchPoint> pointFrom(const QByteArray &json, const QString &spec)
-{
-    auto one = benchResultFromJson(QJsonDocument::fromJson(json).object(), spec);
-    if (!one)
-        return std::move(one).error();
-    if (one->points.size() != 1)
-        return Error::format(spec, std::nullopt, QStringLiteral("a bench point from the worker without its point"));
-    return std::move(one->points.front());
-}
 
 void writeConfig(Message &m, const BenchConfig &config)
 {
@@ -70,7 +53,7 @@ QByteArray done(const Result<BenchResult> &result)
     Message m(Kind::Done);
     m << !result;
     if (result)
-        m << QJsonDocument(toJson(*result)).toJson(QJsonDocument::Compact);
+        m << *result;
     else
         m << result.error();
     return m.bytes();
@@ -104,7 +87,7 @@ WorkerAct benchAct()
             }
         });
         BenchCallbacks callbacks;
-        callbacks.point = [&](const BenchPoint &point) { context.send((Message(Kind::BenchPoint) << pointJson(point)).bytes()); };
+        callbacks.point = [&](const BenchPoint &point) { context.send((Message(Kind::BenchPoint) << point).bytes()); };
         callbacks.progress = [&](int doneRuns, int total, const QString &what) {
             context.send((Message(Kind::BenchProgress) << qint32(doneRuns) << qint32(total) << what).bytes());
         };
@@ -128,13 +111,12 @@ Result<BenchResult> runBenchInWorker(WorkerChannel &worker, const BenchConfig &c
                     return std::move(message).error();
                 switch (message->kind()) {
                 case Kind::BenchPoint: {
-                    QByteArray json;
-                    *message >> json;
-                    auto point = pointFrom(json, config.spec);
-                    if (!message->ok() || !point)
+                    BenchPoint point;
+                    *message >> point;
+                    if (!message->ok())
                         return worker.broken(QStringLiteral("a bench point"));
                     if (callbacks.point)
-                        callbacks.point(*point);
+                        callbacks.point(point);
                     continue;
                 }
                 case Kind::BenchProgress: {
@@ -158,12 +140,11 @@ Result<BenchResult> runBenchInWorker(WorkerChannel &worker, const BenchConfig &c
                         outcome = error;
                         return {};
                     }
-                    QByteArray json;
-                    *message >> json;
-                    auto result = benchResultFromJson(QJsonDocument::fromJson(json).object(), config.spec);
-                    if (!message->ok() || !result)
+                    BenchResult result;
+                    *message >> result;
+                    if (!message->ok())
                         return worker.broken(QStringLiteral("a bench result"));
-                    result->config.outputDir = config.outputDir;
+                    result.config.outputDir = config.outputDir;
                     outcome = std::move(result);
                     return {};
                 }

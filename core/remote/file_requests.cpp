@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "file_requests.h"
 
+#include "formats/format.h"
+
 #include "open/split_set.h"
 
 #include "formats/archive/archive_passwords.h"
@@ -13,7 +15,7 @@
 #include "io/file_source.h"
 #include "io/scratch_file.h"
 #include "sandbox/tool_run.h"
-#include "open/worker/worker_inbox.h"
+#include "remote/worker_inbox.h"
 
 #include <QDir>
 #include <QFile>
@@ -79,17 +81,18 @@ FileGrant grantOf(const QString &file)
             grant.parts << canonical(nativePath(name));
         return there;
     });
-    // The file's first bytes say whether its format names files beside it. Read here, in the
-    // parent, as bytes compared with magics: nothing of it is parsed.
+    // What its format reads beside it, as the format declares from the file's first bytes and
+    // name (Format::beside): read here, in the parent, and compared, never parsed.
     QFile head(QFile::decodeName(grant.file));
     struct stat st {};
     if (::stat(grant.file.constData(), &st) != 0 || !S_ISREG(st.st_mode) || !head.open(QIODevice::ReadOnly))
         return grant; // a device names nothing beside it: its folder (/dev) holds the machine's other disks
-    const QByteArray first = head.read(32);
-    if (first.startsWith("QFI\xfb") || first.startsWith("KDMV") || first.startsWith("# Disk DescriptorFile"))
-        grant.siblings = FileGrant::Siblings::Folder; // a qcow2's backing file, a VMDK's extents
-    else if (file.endsWith(QLatin1String(".mpxar")))
-        grant.payload = canonical(nativePath(file.chopped(6) + QStringLiteral(".ppxar"))); // as pxar_container names it
+    const QByteArray first = head.read(qint64(kBesideHeadBytes));
+    const BesideFiles beside = besideFilesOf(std::span<const char>(first.constData(), size_t(first.size())), file);
+    if (beside.folder)
+        grant.siblings = FileGrant::Siblings::Folder;
+    if (!beside.companion.isEmpty())
+        grant.payload = canonical(nativePath(beside.companion));
     return grant;
 }
 

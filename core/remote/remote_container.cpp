@@ -147,7 +147,7 @@ Result<SourcePtr> RemoteContainer::open(const Entry &entry)
     return SourcePtr(std::make_shared<RemoteSource>(worker_, *facts));
 }
 
-Result<ContainerPtr> RemoteContainer::openNested(const Entry &entry)
+Result<ContainerPtr> RemoteContainer::openNested(const Entry &entry, const ContainerOpener &)
 {
     auto facts = askFor<wire::ContainerFacts>(
         *worker_, Kind::OpenNested, [&](Message &m) { m << facts_.id << entry; }, Kind::Container);

@@ -37,11 +37,11 @@ enum class Kind : quint8 {
     Walk, // container, selection -> (WalkEntry, its content as Bytes... then empty Bytes)..., Done
     Release, // ids no longer used (no answer)
     Cancel, // stop the running request (no answer of its own)
-    Test, // tests only: try a forbidden act -> Bytes (what happened)
+    Test, // tests only (archivescope-test-worker answers it): try a forbidden act -> Bytes (what happened)
     BackingAnswer, // the answer to AskBacking: followed or not
     FileAnswer, // the answer to OpenFile and CreateScratch: 0 and a descriptor passed with it, or an errno
     ExportAnswer, // the answer to WriteExport: written, or not and its Error
-    Bench, // the bench's sweep (bench/bench_in_worker.h) -> (BenchPoint | BenchProgress)..., Done
+    Bench, // the bench's sweep (remote/bench_request.h) -> (BenchPoint | BenchProgress)..., Done
     UnlockAnswer, // the answer to UnlockVolume: true and the volume key, or false and its Error
     PasswordAnswer, // the answer to AskPassword: true and the password, or false (nobody answered)
     // worker -> client
@@ -60,7 +60,7 @@ enum class Kind : quint8 {
     OpenFile, // inside any request: a read-only descriptor for this path, please (the worker cannot open)
     CreateScratch, // inside any request: a scratch file to write in this folder (the bench's copies)
     WriteExport, // inside any request: write these bytes atomically to this file the user named
-    BenchPoint, // a finished point of a Bench (as JSON)
+    BenchPoint, // a finished point of a Bench (remote/bench_codec.h)
     BenchProgress, // before each run of a Bench: done, total, what
     UnlockVolume, // inside any request: open this LUKS metadata's key with these passwords (the worker cannot start the helper)
     RunTool, // inside any request: run this external decoder (sandbox/tool_run.h) -> FileAnswer with its framed output

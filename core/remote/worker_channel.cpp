@@ -5,7 +5,7 @@
 #include "formats/archive/name_charset.h"
 #include "formats/image/disk_image.h"
 #include "io/cancel.h"
-#include "open/worker/file_requests.h"
+#include "remote/file_requests.h"
 #include "sandbox/helper_program.h"
 #include "sandbox/proc_io.h"
 #include "sandbox/spawn.h"

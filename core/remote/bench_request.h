@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The bench's sweep in a sandboxed worker (open/worker): the worker resolves the target, runs the
+// The bench's sweep in a sandboxed worker (remote/): the worker resolves the target, runs the
 // strategies on the rings it made before locking down, and streams each finished point and the
 // progress back; the caller sees the same callbacks and result as runBench in its own process.
 // Plain-file strategies run there too: the file comes from the parent like any other.
 
 #include "bench/bench_runner.h"
-#include "open/worker/worker_channel.h"
-#include "open/worker/worker_server.h"
+#include "remote/worker_channel.h"
+#include "remote/worker_server.h"
 
 namespace asc {
 

@@ -4,25 +4,17 @@
 
 #include "formats/archive/name_charset.h"
 #include "formats/format.h"
-#include "vfs/selected_walk.h"
 #include "formats/image/disk_image.h"
 #include "io/cancel.h"
-#include "io/file_source.h"
-#include "open/worker/file_requests.h"
+#include "remote/file_requests.h"
 #include "io/trace.h"
-#include "open/worker/wire.h"
-#include "open/worker/worker_inbox.h"
+#include "remote/wire.h"
+#include "remote/worker_inbox.h"
 #include "vfs/problems.h"
 
-#include <QFile>
 #include <chrono>
-#include <csignal>
-#include <cstring>
-#include <fcntl.h>
 #include <malloc.h>
 #include <poll.h>
-#include <sys/ptrace.h>
-#include <sys/socket.h>
 #include <unistd.h>
 #include <mutex>
 #include <shared_mutex>
@@ -155,8 +147,6 @@ private:
         }
         case Kind::Walk:
             return walk(request);
-        case Kind::Test:
-            return tryForbidden(request);
         default:
             if (auto act = acts_.find(request.kind()); act != acts_.end())
                 return act->second(request, WorkerActContext{[this, id = request.request()](const QByteArray &message) { return send(wire::stamped(message, id)); },
@@ -269,7 +259,7 @@ private:
         bool clientGone = false;
         QByteArray chunk(qsizetype(256) << 10, Qt::Uninitialized);
         wire::FrameBatch batch(fd_); // small entries' frames go out together
-        auto walked = walkSelected(**container, selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
+        auto walked = (*container)->walkSelection(selection, [&](const Entry &entry, const Container::ContentReader &read) -> Result<bool> {
             if (cancelArrived())
                 return false;
             const bool content = (entry.type == EntryType::File || entry.type == EntryType::Hardlink) &&
@@ -298,49 +288,6 @@ private:
         if (!walked || stopped)
             done << (stopped ? Error::cancelled() : walked.error());
         return done.bytes();
-    }
-
-    // Tests only: what happens when the worker tries something the lockdown forbids.
-    QByteArray tryForbidden(Received &request)
-    {
-        QByteArray act;
-        request >> act;
-        if (qEnvironmentVariableIsEmpty("ARCHIVESCOPE_WORKER_TESTS"))
-            return failure(Error::make(ErrorKind::Usage, QStringLiteral("worker"), QStringLiteral("test requests are off")));
-        int rc = 0;
-        if (act == "crash") {
-            ::raise(SIGSEGV);
-        } else if (act == "allocate") {
-            std::vector<std::unique_ptr<char[]>> hog;
-            for (;;) {
-                hog.emplace_back(new char[64 << 20]);
-                std::fill_n(hog.back().get(), 64 << 20, char(1));
-            }
-        } else if (act == "spin") {
-            static volatile uint64_t turns = 0; // work the compiler cannot drop
-            for (;;)
-                turns = turns + 1;
-        } else if (act == "open-write") {
-            rc = ::open("/tmp/archivescope-worker-test", O_WRONLY | O_CREAT, 0600);
-        } else if (act == "socket") {
-            rc = ::socket(AF_INET, SOCK_STREAM, 0);
-        } else if (act == "exec") {
-            char *const argv[] = {const_cast<char *>("/bin/true"), nullptr};
-            rc = ::execv("/bin/true", argv);
-        } else if (act == "ptrace") {
-            rc = int(::ptrace(PTRACE_ATTACH, ::getppid(), nullptr, nullptr));
-        } else if (act == "read") {
-            rc = ::open("/proc/self/status", O_RDONLY);
-        } else if (act.startsWith("ask-parent:")) { // a file through the parent's policy
-            auto file = FileSource::open(QFile::decodeName(act.mid(11)));
-            if (!file)
-                return (Message(Kind::Bytes) << QByteArray("refused: " + file.error().toString().toUtf8())).bytes();
-            return (Message(Kind::Bytes) << QByteArray("allowed")).bytes();
-        }
-        const int error = rc < 0 ? errno : 0;
-        if (rc >= 0)
-            ::close(rc);
-        return (Message(Kind::Bytes) << (rc < 0 ? QByteArray("refused: ") + QByteArray(std::strerror(error)) : QByteArray("allowed"))).bytes();
     }
 
     bool askBacking(const QString &image, const QString &backing)

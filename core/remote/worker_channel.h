@@ -13,8 +13,8 @@
 #include "sandbox/helper_program.h"
 #include "sandbox/lockdown.h"
 #include "io/result.h"
-#include "open/worker/file_requests.h"
-#include "open/worker/wire.h"
+#include "remote/file_requests.h"
+#include "remote/wire.h"
 
 #include <atomic>
 #include <condition_variable>
