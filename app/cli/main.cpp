@@ -4,6 +4,7 @@
 #include "terminal_password.h"
 #include "cli_output.h"
 #include "worker_options.h"
+#include "command_table.h"
 #include "commands.h"
 #include "open/reading_policy.h"
 #include "open/archive_indexes.h"
@@ -55,7 +56,7 @@ static const char *kHelp =
     "  compare A.json B.json        ratios between two bench results\n"
     "  trace [-o FILE] -- COMMAND   every read COMMAND makes, as JSON Lines, and a summary\n"
     "\n"
-    "info, ls, cat, hash, test, grep, map, mime-type, extract and mount parse the file in a locked-down\n"
+    "info, ls, cat, index, hash, test, grep, map, bench, extract and mount parse the file in a locked-down\n"
     "worker process (extract writes the files and mount serves them from this one): a crash,\n"
     "a memory blow-up (--memory-limit SIZE, default 2G) or a loop that works without reading or\n"
     "writing (--time-limit SECONDS, default 30) ends it with a message, exit status 1;\n"
@@ -187,37 +188,11 @@ int main(int argc, char **argv)
         cli::printLine(libraryVersions());
         return cli::Success;
     }
-    struct Command {
-        const char *name;
-        int (*run)(const QStringList &);
-    };
-    static const Command commands[] = {
-        {"formats", cli::runFormats},
-        {"strategies", cli::runStrategies},
-        {"cat", cli::runCat},
-        {"ls", cli::runLs},
-        {"index", cli::runIndex},
-        {"info", cli::runInfo},
-        {"extract", cli::runExtract},
-        {"hash", cli::runHash},
-        {"grep", cli::runGrep},
-        {"test", cli::runTest},
-        {"bench", cli::runBench},
-        {"compare", cli::runCompare},
-        {"map", cli::runMap},
-        {"chart", cli::runChartProgram},
-        {"writebench", cli::runWriteBench},
-        {"mime-type", cli::runMimeType},
-        {"pxar-create", cli::runPxarCreate},
-        {"mount", cli::runMount},
-    };
     // The command named by a[0], run in this process; problems reported on the way make it fail.
     auto runHere = [&](const QStringList &a) {
-        for (const Command &c : commands) {
-            if (a.first() == QLatin1String(c.name)) {
-                const int status = c.run(a);
-                return status == cli::Success && cli::problemsReported() > 0 ? cli::Failure : status;
-            }
+        if (const cli::CommandInfo *c = cli::findCommand(a.first())) {
+            const int status = c->run(a);
+            return status == cli::Success && cli::problemsReported() > 0 ? cli::Failure : status;
         }
         return cli::usage(QStringLiteral("unknown command '%1'").arg(a.first()));
     };
@@ -235,7 +210,8 @@ int main(int argc, char **argv)
     // `bench --command` (or --prepare) starts the user's own programs, which the worker's
     // lockdown cannot: the whole benchmark runs here, as with --no-sandbox.
     const bool runsCommands = !parsing.isEmpty() && parsing.first() == QLatin1String("bench") && cli::benchStartsPrograms(parsing);
-    if (!worker.sandbox || parsing.isEmpty() || !cli::parsesInWorker(parsing.first()) || parsing.first() == QLatin1String("mime-type") || runsCommands ||
+    const cli::CommandInfo *parser = parsing.isEmpty() ? nullptr : cli::findCommand(parsing.first());
+    if (!worker.sandbox || !parser || parser->runsIn != cli::RunsIn::Worker || runsCommands ||
         args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h")) ||
         (parsing.first() == QLatin1String("index") && parsing.contains(QStringLiteral("--drop")))) { // removes a file of the cache
         const int status = run();
@@ -244,9 +220,6 @@ int main(int argc, char **argv)
     }
     const WorkerEnd end = cli::runParsingWorker(parsing, worker.limits, run, exports);
     writeWorkCounters(end);
-    QString spec;
-    for (qsizetype i = 1; i < parsing.size() && spec.isEmpty(); ++i)
-        if (!parsing[i].startsWith(QLatin1Char('-')))
-            spec = parsing[i];
-    return cli::workerStatus(end, spec, worker.limits);
+    const QStringList specs = cli::specsOf(parsing);
+    return cli::workerStatus(end, specs.isEmpty() ? QString() : specs.first(), worker.limits);
 }

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "worker_options.h"
 
-#include "commands.h"
+#include "command_table.h"
 
 #include "bench/machine_info.h"
 #include "cli_output.h"
 #include "io/file_source.h"
 #include "open/reading_policy.h"
 #include "open/spec.h"
-#include "open/worker/file_requests.h"
+#include "remote/file_requests.h"
 #include "io/units.h"
 
 #include <sys/socket.h>
@@ -80,46 +80,22 @@ std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &optio
     return std::nullopt;
 }
 
-bool parsesInWorker(const QString &command)
-{
-    for (const char *name : {"info", "ls", "index", "cat", "hash", "test", "grep", "map", "bench", "mime-type"})
-        if (command == QLatin1String(name))
-            return true;
-    return false;
-}
-
 // What the worker of `args` (a command, its options, its SPEC) may have: the SPEC's file; for
 // `bench`, scratch files in --output-dir and the --json/--csv files, written by the parent.
 static WorkerGrants grantsFor(const QStringList &args)
 {
-    // The options that take a value, from bench's own declaration: a value is never taken for
-    // a SPEC (and granted as a file) because an option was left out of a list here.
-    static const QStringList valued = [] {
-        QStringList names;
-        for (const QCommandLineOption &option : benchOptions())
-            if (!option.valueName().isEmpty())
-                for (const QString &name : option.names())
-                    names << (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
-        return names;
-    }();
-    const bool bench = args.first() == QLatin1String("bench");
-    // grep's first word is its pattern, never a file to grant.
-    bool pattern = args.first() == QLatin1String("grep");
     WorkerGrants grants;
+    for (const QString &spec : specsOf(args))
+        grants.files << splitSpec(spec).file;
+    if (args.first() != QLatin1String("bench"))
+        return grants;
     for (qsizetype i = 1; i < args.size(); ++i) {
         QString name = args[i], value;
-        if (!name.startsWith(QLatin1Char('-')) || (name == QLatin1String("--") && pattern && i + 1 < args.size() && (name = args[++i], true))) {
-            if (!std::exchange(pattern, false))
-                grants.files << splitSpec(name).file;
-            continue;
-        }
-        if (!bench)
-            continue; // the other commands' options are flags
-        if (const qsizetype equals = name.indexOf(QLatin1Char('=')); equals > 0) {
+        if (const qsizetype equals = name.indexOf(QLatin1Char('=')); equals > 0 && name.startsWith(QLatin1Char('-'))) {
             value = name.mid(equals + 1);
             name.truncate(equals);
-        } else if (valued.contains(name) && i + 1 < args.size()) {
-            value = args[++i];
+        } else if (i + 1 < args.size()) {
+            value = args[i + 1];
         }
         if (name == QLatin1String("--output-dir"))
             grants.scratchDir = value;
@@ -131,8 +107,6 @@ static WorkerGrants grantsFor(const QStringList &args)
 
 WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, const std::function<int()> &work, const QStringList &exports)
 {
-    if (args.first() == QLatin1String("mime-type"))
-        return runInWorker(work, limits);
     WorkerGrants grants = grantsFor(args);
     grants.exports << exports;
     int pair[2];

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// The commands that parse a file (info, ls, cat, map, mime-type) run in a locked-down worker
+// The commands that parse a file (command_table.h: RunsIn::Worker) run in a locked-down worker
 // process (sandbox/worker_process.h) unless --no-sandbox: a crash, a memory blow-up or an endless
 // loop in a parser ends the worker, and the CLI says what happened and exits 1. Global options,
 // anywhere on the line:
@@ -23,12 +23,11 @@ struct WorkerOptions {
 
 // Takes the global options out of `args`; a usage error's message when one is malformed.
 std::optional<QString> takeWorkerOptions(QStringList &args, WorkerOptions &options);
-bool parsesInWorker(const QString &command);
 // The options the command line gave (for commands that talk to a worker themselves: extract).
 const WorkerOptions &workerOptions();
 // Runs `work` (the command `args` names) in a locked-down worker that opens no file itself: this
-// process answers its requests for the files on the command line and what lies beside them
-// (mime-type excepted: the desktop's MIME database reads its own files), and writes `exports`
+// process answers its requests for the files on the command line and what lies beside them,
+// and writes `exports`
 // (a trace's file) when the worker asks.
 WorkerEnd runParsingWorker(const QStringList &args, const WorkerLimits &limits, const std::function<int()> &work,
                            const QStringList &exports = {});

@@ -12,8 +12,10 @@
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSet>
 #include <QTest>
+#include <csignal>
 
 using namespace asc;
 
@@ -166,6 +168,30 @@ private Q_SLOTS:
         // The pattern is never a file the worker may read.
         auto worker = test::runCli({QStringLiteral("grep"), QStringLiteral("/etc/passwd"), tar_});
         QCOMPARE(worker.exitCode, 1);
+    }
+
+    // A worker that dies mid-search: the message names the file searched, not the pattern
+    // (the pattern is the first word, but never the SPEC).
+    void aDeadWorkerNamesTheFileNotThePattern()
+    {
+        QByteArray text;
+        for (int i = 0; text.size() < (24 << 20); ++i)
+            text += "line " + QByteArray::number(i * 7919 % 1000003) + " of a long log nobody matches\n";
+        test::writeFile(dir_, QStringLiteral("long.log"), text);
+        QCOMPARE(test::run(QStringLiteral("bzip2"), {QStringLiteral("-1f"), dir_.filePath(QStringLiteral("long.log"))}).exitCode, 0);
+        const QString log = dir_.filePath(QStringLiteral("long.log.bz2"));
+        QProcess cli;
+        cli.start(QStringLiteral(CLI_PATH), {QStringLiteral("grep"), QStringLiteral("-c"), QStringLiteral("pattern-words"), log});
+        QVERIFY(cli.waitForStarted());
+        pid_t worker = 0;
+        while (worker <= 0 && cli.state() == QProcess::Running)
+            worker = pid_t(test::firstChildOf(cli.processId()));
+        QVERIFY2(worker > 0, "the search ended before its worker was seen");
+        QCOMPARE(::kill(worker, SIGKILL), 0);
+        QVERIFY(cli.waitForFinished(20000));
+        QCOMPARE(cli.exitCode(), 1);
+        const QString err = QString::fromUtf8(cli.readAllStandardError());
+        QVERIFY2(err.contains(log + QStringLiteral(": the worker")) && err.contains(QStringLiteral("signal 9")) && !err.contains(QStringLiteral("pattern-words")), qPrintable(err));
     }
 
     void downADisksVolumes()
