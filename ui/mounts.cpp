@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "mounts.h"
 
-#include "sandbox/helper_program.h"
+#include "cli_process.h"
 
 #include <QProcess>
 
@@ -20,7 +20,6 @@ Mounts::~Mounts()
 void Mounts::mount(const QString &spec, const QString &dir)
 {
     auto *process = new QProcess(this);
-    process->setStandardInputFile(QProcess::nullDevice());
     connect(process, &QProcess::finished, this, [this, process, spec, dir](int code, QProcess::ExitStatus status) {
         process->deleteLater();
         if (status == QProcess::NormalExit && code == 0) {
@@ -40,7 +39,7 @@ void Mounts::mount(const QString &spec, const QString &dir)
         }
     });
     // The command returns once the mount is in place; it goes on in the background.
-    process->start(helperProgram(QStringLiteral("archivescope-cli"), "ARCHIVESCOPE_CLI"), {QStringLiteral("mount"), spec, dir});
+    startCli(*process, {QStringLiteral("mount"), spec, dir}); // with the window's passwords, on its input
 }
 
 void Mounts::unmountAll()

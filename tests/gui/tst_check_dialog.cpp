@@ -6,6 +6,7 @@
 // arrive from `archivescope-cli test|hash --json`.
 
 #include "check/check_dialog.h"
+#include "open/reading_policy.h"
 #include "main_window.h"
 #include "model_search.h"
 #include "test_files.h"
@@ -152,6 +153,35 @@ private Q_SLOTS:
         QVERIFY(settle(dialog));
         QCOMPARE(rows->topLevelItemCount(), 2);
         QVERIFY(column(rows, 2).contains(hex(big_, QCryptographicHash::Md5)));
+    }
+
+    // The window's password reaches the command (on its input, never its command line): Test of
+    // an encrypted zip reads it whole once the window was given the password, and says a
+    // password is needed before. Last: the password stays in this process from then on.
+    void testUsesTheWindowsPassword()
+    {
+        const QString locked = dir_.filePath(QStringLiteral("locked.zip"));
+        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("cd src && zip -q -r -P 'sesame 42' ../locked.zip d")}, 60000, dir_.path());
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(test::openAndWait(window, locked));
+        window.check(locked, false);
+        auto *before = window.findChild<ui::CheckDialog *>(QStringLiteral("testDialog"));
+        QVERIFY(before);
+        QVERIFY(settle(before));
+        const QString refused = before->findChild<QLabel *>(QStringLiteral("checkStatus"))->text();
+        QVERIFY2(!refused.contains(QLatin1String("everything checks out")), qPrintable(refused));
+        QVERIFY2(before->text().contains(QLatin1String("password")), qPrintable(before->text()));
+        delete before;
+
+        setDefaultArchivePasswords({QByteArray("sesame 42")}); // as File > Enter Password… keeps it
+        window.check(locked, false);
+        auto *after = window.findChild<ui::CheckDialog *>(QStringLiteral("testDialog"));
+        QVERIFY(after);
+        QVERIFY(settle(after));
+        const QString status = after->findChild<QLabel *>(QStringLiteral("checkStatus"))->text();
+        QVERIFY2(status.contains(QLatin1String("2 files read")) && status.contains(QLatin1String("everything checks out")), qPrintable(status));
     }
 };
 

@@ -4,6 +4,7 @@
 // and closing the window, unmount it. A folder that cannot be mounted on says why in the banner.
 
 #include "main_window.h"
+#include "open/reading_policy.h"
 #include "mounts.h"
 #include "test_files.h"
 #include "window_waits.h"
@@ -76,6 +77,31 @@ private Q_SLOTS:
         window.mountAt(dir_.filePath(QStringLiteral("no-such-folder")));
         QVERIFY(failed.wait(30000));
         QTRY_VERIFY(window.bannerText().contains(QStringLiteral("not a folder")));
+    }
+
+    // An encrypted zip mounted from the window reads with the window's password (given to the
+    // mount's process on its input). Last: the password stays in this process from then on.
+    void anEncryptedArchiveMountsWithTheWindowsPassword()
+    {
+        ASC_REQUIRE_TOOL(QStringLiteral("zip"));
+        auto made = test::run(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), QStringLiteral("cd src && zip -q -r -P 'open up' ../locked.zip docs")}, 60000, dir_.path());
+        QVERIFY2(made.exitCode == 0, made.err.constData());
+        const QString locked = dir_.filePath(QStringLiteral("locked.zip"));
+        const QString mnt = dir_.filePath(QStringLiteral("mnt-locked"));
+        QVERIFY(QDir().mkpath(mnt));
+        setDefaultArchivePasswords({QByteArray("open up")}); // as File > Enter Password… keeps it
+        ui::MainWindow window;
+        window.show();
+        QVERIFY(test::openAndWait(window, locked));
+        QSignalSpy mountedAt(window.mounts(), &ui::Mounts::mountedAt);
+        window.mountAt(mnt);
+        QVERIFY(mountedAt.wait(30000));
+        QFile a(mnt + QStringLiteral("/docs/a.txt"));
+        QVERIFY(a.open(QIODevice::ReadOnly));
+        QCOMPARE(a.readAll(), QByteArray("alpha\n"));
+        a.close();
+        window.close();
+        QVERIFY(!test::isMountPoint(mnt));
     }
 };
 

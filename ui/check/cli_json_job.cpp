@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli_json_job.h"
 
-#include "sandbox/helper_program.h"
+#include "cli_process.h"
 
 #include <QJsonDocument>
 
@@ -24,7 +24,6 @@ void CliJsonJob::start(const QStringList &arguments)
     pendingOut_.clear();
     pendingErr_.clear();
     process_ = new QProcess(this);
-    process_->setStandardInputFile(QProcess::nullDevice()); // never a password question on a terminal
     QProcess *process = process_;
     connect(process, &QProcess::readyReadStandardOutput, this, [this, process] {
         if (process == process_)
@@ -53,7 +52,7 @@ void CliJsonJob::start(const QStringList &arguments)
         process_ = nullptr;
         Q_EMIT finished(-1, false);
     });
-    process_->start(helperProgram(QStringLiteral("archivescope-cli"), "ARCHIVESCOPE_CLI"), arguments);
+    startCli(*process_, arguments); // with the window's passwords, on its input
 }
 
 void CliJsonJob::stop()
