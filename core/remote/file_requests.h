@@ -6,6 +6,7 @@
 // archivescope-worker with the GUI's WorkerChannel, and by the CLI's forked worker with its parent.
 #pragma once
 
+#include "remote/facts.h"
 #include "remote/wire.h"
 
 #include <QStringList>

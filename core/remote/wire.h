@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 // The worker's wire: frames over a socketpair (a 32-bit length, then a message), each message a
-// kind byte and its fields in QDataStream form. Plain values only (entries, errors, the
-// inspection, bytes): nothing that points into the worker's memory crosses, only small numbers
-// naming its containers and sources.
+// kind byte and its fields in QDataStream form (the values and their codecs: facts.h). Plain
+// values only (entries, errors, the inspection, bytes): nothing that points into the worker's
+// memory crosses, only small numbers naming its containers and sources, and no JSON.
 //
 // Every message carries the number of the request it belongs to (the client numbers them), so two
 // requests may run at once, one in each lane (laneOf): a listing or a walk streaming its answers,
@@ -13,11 +13,6 @@
 // stops. A walk streams without waiting for the client (one exchange per entry would make
 // extraction a ping-pong between the processes): entries, and the content of those in the
 // selection.
-
-#include "vfs/entry_codec.h"
-#include "io/error.h"
-#include "open/inspection.h"
-#include "vfs/entry.h"
 
 #include <QDataStream>
 #include <QIODevice>
@@ -88,72 +83,6 @@ public:
 private:
     quint32 outer_;
 };
-
-// What every request carries besides its own fields: how names are decoded, whether its reads
-// are traced, the passwords its client was given.
-struct RequestContext {
-    QByteArray nameCharset;
-    bool trace = false;
-    QList<QByteArray> passwords; // for encrypted entries, tried in turn (memory only)
-};
-
-// A source the worker holds, as the client sees it.
-struct SourceFacts {
-    quint32 id = 0;
-    quint64 size = 0;
-    QString name;
-    bool opaque = false;
-};
-
-// A container the worker holds, with what its constant methods answer.
-struct ContainerFacts {
-    quint32 id = 0;
-    QString formatName;
-    QJsonObject info;
-    bool listsFolderByFolder = false;
-    bool mayRepeatNames = false;
-    bool impliesDirectories = true;
-    SourceFacts source;
-};
-
-// The answer to Inspect: the inspection, and handles for what it found.
-struct InspectedFacts {
-    Inspection inspection;
-    QByteArray directory; // a folder inside the container
-    std::optional<ContainerFacts> container;
-    std::optional<SourceFacts> source; // the bytes at the SPEC (none for a folder)
-    std::optional<ContainerFacts> parent; // for an entry: the container holding it
-    std::optional<Entry> entry;
-};
-
-struct TraceFacts {
-    QStringList files;
-    QList<QByteArray> layers;
-    struct Read {
-        quint32 file, layer;
-        quint64 offset, length;
-        qint64 tNs;
-        qint32 thread;
-    };
-    std::vector<Read> reads;
-};
-
-QDataStream &operator<<(QDataStream &out, const Entry &entry);
-QDataStream &operator>>(QDataStream &in, Entry &entry);
-QDataStream &operator<<(QDataStream &out, const Error &error);
-QDataStream &operator>>(QDataStream &in, Error &error);
-QDataStream &operator<<(QDataStream &out, const SourceFacts &facts);
-QDataStream &operator>>(QDataStream &in, SourceFacts &facts);
-QDataStream &operator<<(QDataStream &out, const ContainerFacts &facts);
-QDataStream &operator>>(QDataStream &in, ContainerFacts &facts);
-QDataStream &operator<<(QDataStream &out, const InspectedFacts &facts);
-QDataStream &operator>>(QDataStream &in, InspectedFacts &facts);
-QDataStream &operator<<(QDataStream &out, const TraceFacts &facts);
-QDataStream &operator>>(QDataStream &in, TraceFacts &facts);
-QDataStream &operator<<(QDataStream &out, const std::vector<Error> &errors);
-QDataStream &operator>>(QDataStream &in, std::vector<Error> &errors);
-QDataStream &operator<<(QDataStream &out, const RequestContext &context);
-QDataStream &operator>>(QDataStream &in, RequestContext &context);
 
 // A message being written: its kind and request, then fields with <<.
 class Message {

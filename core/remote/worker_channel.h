@@ -14,6 +14,7 @@
 #include "sandbox/lockdown.h"
 #include "io/result.h"
 #include "remote/file_requests.h"
+#include "remote/facts.h"
 #include "remote/wire.h"
 
 #include <atomic>

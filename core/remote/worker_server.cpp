@@ -8,6 +8,7 @@
 #include "io/cancel.h"
 #include "remote/file_requests.h"
 #include "io/trace.h"
+#include "remote/facts.h"
 #include "remote/wire.h"
 #include "remote/worker_inbox.h"
 #include "vfs/problems.h"

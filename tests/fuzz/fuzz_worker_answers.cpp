@@ -3,6 +3,7 @@
 // hostile file took over may send anything, and this process must only ever see a broken answer.
 
 #include "remote/bench_codec.h"
+#include "remote/facts.h"
 #include "remote/wire.h"
 
 #include <unistd.h>
