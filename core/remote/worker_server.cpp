@@ -42,6 +42,7 @@ public:
         : fd_(fd),
           acts_(std::move(acts))
     {
+        declareOwnRequests();
     }
 
     int run()
@@ -106,54 +107,69 @@ private:
     }
 
 private:
+    // The one request table: every request this worker answers, its own (below) and those added
+    // by higher layers (the bench) or the tests' worker, each a kind and its handler.
+    void declareOwnRequests()
+    {
+        using Handler = QByteArray (Server::*)(Received &);
+        static constexpr std::pair<Kind, Handler> kOwn[] = {
+            {Kind::Inspect, &Server::inspectSpec},
+            {Kind::List, &Server::listEntries},
+            {Kind::ListFolder, &Server::listEntries},
+            {Kind::Find, &Server::findEntry},
+            {Kind::OpenEntry, &Server::openEntry},
+            {Kind::ReadAt, &Server::readAt},
+            {Kind::OpenNested, &Server::openNested},
+            {Kind::Walk, &Server::walk},
+        };
+        for (const auto &[kind, handler] : kOwn) {
+            const bool added = acts_.emplace(kind, [this, handler](Received &request, const WorkerActContext &) { return (this->*handler)(request); }).second;
+            Q_ASSERT_X(added, "worker", "a request declared twice");
+            (void)added;
+        }
+    }
+
     QByteArray handle(Received &request)
     {
-        switch (request.kind()) {
-        case Kind::Inspect:
-            return inspectSpec(request);
-        case Kind::List:
-        case Kind::ListFolder:
-            return listEntries(request);
-        case Kind::Find: {
-            auto container = takeContainer(request);
-            QByteArray path;
-            request >> path;
-            if (!container)
-                return failure(container.error());
-            auto found = (*container)->find(path);
-            return found ? (Message(Kind::EntryAnswer) << *found).bytes() : failure(found.error());
-        }
-        case Kind::OpenEntry: {
-            auto container = takeContainer(request);
-            Entry entry;
-            request >> entry;
-            if (!container)
-                return failure(container.error());
-            auto content = (*container)->open(entry);
-            return content ? (Message(Kind::Source) << keep(*content)).bytes() : failure(content.error());
-        }
-        case Kind::ReadAt:
-            return readAt(request);
-        case Kind::OpenNested: {
-            auto container = takeContainer(request);
-            Entry entry;
-            request >> entry;
-            if (!container)
-                return failure(container.error());
-            auto content = (*container)->open(entry);
-            if (!content)
-                return failure(content.error());
-            auto nested = openContainer(*content);
-            return nested ? (Message(Kind::Container) << keep(*nested)).bytes() : failure(nested.error());
-        }
-        case Kind::Walk:
-            return walk(request);
-        default:
-            if (auto act = acts_.find(request.kind()); act != acts_.end())
-                return act->second(request, WorkerActContext{[this, id = request.request()](const QByteArray &message) { return send(wire::stamped(message, id)); },
-                                                             [this, id = request.request()] { return inbox_->cancelled(id); }});
+        auto act = acts_.find(request.kind());
+        if (act == acts_.end())
             return failure(Error::make(ErrorKind::Usage, QStringLiteral("worker"), QStringLiteral("unknown request %1").arg(int(request.kind()))));
-        }
+        const quint32 id = request.request();
+        return act->second(request, WorkerActContext{[this, id](const QByteArray &message) { return send(wire::stamped(message, id)); },
+                                                     [this, id] { return inbox_->cancelled(id); }});
+    }
+
+    QByteArray findEntry(Received &request)
+    {
+        auto container = takeContainer(request);
+        QByteArray path;
+        request >> path;
+        if (!container)
+            return failure(container.error());
+        auto found = (*container)->find(path);
+        return found ? (Message(Kind::EntryAnswer) << *found).bytes() : failure(found.error());
+    }
+
+    QByteArray openEntry(Received &request)
+    {
+        auto container = takeContainer(request);
+        Entry entry;
+        request >> entry;
+        if (!container)
+            return failure(container.error());
+        auto content = (*container)->open(entry);
+        return content ? (Message(Kind::Source) << keep(*content)).bytes() : failure(content.error());
+    }
+
+    QByteArray openNested(Received &request)
+    {
+        auto container = takeContainer(request);
+        Entry entry;
+        request >> entry;
+        if (!container)
+            return failure(container.error());
+        auto nested = (*container)->openNested(entry, openContainer);
+        return nested ? (Message(Kind::Container) << keep(*nested)).bytes() : failure(nested.error());
     }
 
     QByteArray inspectSpec(Received &request)
@@ -384,7 +400,7 @@ private:
     }
 
     int fd_;
-    std::map<Kind, WorkerAct> acts_; // added by higher layers (the bench)
+    std::map<Kind, WorkerAct> acts_; // every request answered: our own and those added (the bench's)
     std::mutex objects_; // guards containers_, sources_ and nextId_ (both lanes use them)
     std::unordered_map<quint32, ContainerPtr> containers_;
     std::unordered_map<quint32, SourcePtr> sources_;
