@@ -9,6 +9,7 @@
 #include "open/reading_policy.h"
 #include "open/spec.h"
 #include "remote/file_requests.h"
+#include "remote/parent_answers.h"
 #include "io/units.h"
 
 #include <sys/socket.h>

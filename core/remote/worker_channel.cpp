@@ -6,6 +6,7 @@
 #include "formats/image/disk_image.h"
 #include "io/cancel.h"
 #include "remote/file_requests.h"
+#include "remote/parent_answers.h"
 #include "sandbox/helper_program.h"
 #include "sandbox/proc_io.h"
 #include "sandbox/spawn.h"

@@ -8,6 +8,7 @@
 #include "formats/archive/archive_index.h"
 #include "formats/archive/index_cache.h"
 #include "remote/file_requests.h"
+#include "remote/parent_answers.h"
 #include "remote/wire.h"
 
 #include <QDir>
