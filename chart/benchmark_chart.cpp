@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "benchmark_chart.h"
 
+#include "bench/bench_defaults.h"
 #include "io/atomic_file.h"
 #include "io/units.h"
 
@@ -303,7 +304,7 @@ void BenchmarkChart::rebuild()
     buffers.erase(std::unique(buffers.begin(), buffers.end()), buffers.end());
     if (buffers.empty()) {
         // Before the first run: the axes of the default sweep, so the empty chart reads as one.
-        for (uint64_t b = 4096; b <= (16u << 20); b *= 2)
+        for (uint64_t b = bench_defaults::kSmallestBuffer; b <= bench_defaults::kLargestBuffer; b *= 2)
             buffers.push_back(b);
         maxRate = 1000;
     }

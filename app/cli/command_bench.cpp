@@ -28,11 +28,15 @@ QList<QCommandLineOption> benchOptions()
 {
     return {
         QCommandLineOption(QStringLiteral("strategy"), QStringLiteral("A strategy (repeatable; see `strategies`). Default: a core set for the target."), QStringLiteral("NAME")),
-        QCommandLineOption(QStringLiteral("sizes"), QStringLiteral("Buffer sizes: A:B = every power of two from A to B, or a comma list (default 4K:16M)."), QStringLiteral("LIST"), QStringLiteral("4K:16M")),
-        QCommandLineOption(QStringLiteral("runs"), QStringLiteral("Counted runs per point (default 5)."), QStringLiteral("N"), QStringLiteral("5")),
-        QCommandLineOption(QStringLiteral("warmup"), QStringLiteral("Warm-up runs per point, not counted (default 1)."), QStringLiteral("N"), QStringLiteral("1")),
+        QCommandLineOption(QStringLiteral("sizes"),
+                           QStringLiteral("Buffer sizes: A:B = every power of two from A to B, or a comma list (default %1).").arg(bench_defaults::sizesText()),
+                           QStringLiteral("LIST"), bench_defaults::sizesText()),
+        QCommandLineOption(QStringLiteral("runs"), QStringLiteral("Counted runs per point (default %1).").arg(bench_defaults::kRuns), QStringLiteral("N"),
+                           QString::number(bench_defaults::kRuns)),
+        QCommandLineOption(QStringLiteral("warmup"), QStringLiteral("Warm-up runs per point, not counted (default %1).").arg(bench_defaults::kWarmup),
+                           QStringLiteral("N"), QString::number(bench_defaults::kWarmup)),
         QCommandLineOption(QStringLiteral("cache"), QStringLiteral("warm, or cold: evict the file's pages (posix_fadvise DONTNEED) before every run."), QStringLiteral("MODE"), QStringLiteral("warm")),
-        QCommandLineOption(QStringLiteral("passes"), QStringLiteral("Repeat the whole sweep N times, reported as pass 1, 2, ... (first/second pass)."), QStringLiteral("N"), QStringLiteral("1")),
+        QCommandLineOption(QStringLiteral("passes"), QStringLiteral("Repeat the whole sweep N times, reported as pass 1, 2, ... (first/second pass)."), QStringLiteral("N"), QString::number(bench_defaults::kPasses)),
         QCommandLineOption(QStringLiteral("output-dir"), QStringLiteral("Where the copy strategies write (the copy is removed after each run)."), QStringLiteral("DIR")),
         QCommandLineOption(QStringLiteral("command"),
                            QStringLiteral("Your own reader, as NAME=TEMPLATE (repeatable): a command line with {file} (the target's path) or\n"

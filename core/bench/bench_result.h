@@ -3,6 +3,7 @@
 // A benchmark run as plain data: configuration, machine, samples and per-point statistics.
 // Written to and read from the JSON layout in CLI.md (and CSV), so results can be compared later.
 
+#include "bench/bench_defaults.h"
 #include "bench/command/command_template.h"
 #include "io/result.h"
 #include "statistics.h"
@@ -22,10 +23,10 @@ struct BenchConfig {
     QString spec;
     QStringList strategies; // names; empty = every applicable strategy
     std::vector<uint64_t> buffers; // bytes
-    int runs = 5;
-    int warmup = 1;
+    int runs = bench_defaults::kRuns;
+    int warmup = bench_defaults::kWarmup;
     CacheMode cache = CacheMode::Warm;
-    int passes = 1;
+    int passes = bench_defaults::kPasses;
     QString outputDir; // for the copy strategies
     std::vector<CommandTemplate> commands; // bench --command: the user's own readers
     QString prepare; // bench --prepare: a shell command run before each run, untimed

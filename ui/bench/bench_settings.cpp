@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench_settings.h"
 
+#include "bench/bench_defaults.h"
+
 #include <QStandardItemModel>
 #include "open/spec.h"
 
@@ -35,9 +37,9 @@ BenchSettings::BenchSettings(QWidget *parent)
     form->addRow(tr("Target"), target_);
     from_ = new QComboBox(settings);
     to_ = new QComboBox(settings);
-    for (int k = 12; k <= 24; ++k) {
-        from_->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
-        to_->addItem(sizeLabel(1ULL << k), QVariant::fromValue(qulonglong(1ULL << k)));
+    for (uint64_t size = bench_defaults::kSmallestBuffer; size <= bench_defaults::kLargestBuffer; size *= 2) {
+        from_->addItem(sizeLabel(size), QVariant::fromValue(qulonglong(size)));
+        to_->addItem(sizeLabel(size), QVariant::fromValue(qulonglong(size)));
     }
     from_->setCurrentIndex(0);
     to_->setCurrentIndex(to_->count() - 1);
@@ -48,10 +50,10 @@ BenchSettings::BenchSettings(QWidget *parent)
     form->addRow(tr("Buffer sizes"), range);
     runs_ = new QSpinBox(settings);
     runs_->setRange(1, 1000);
-    runs_->setValue(3);
+    runs_->setValue(bench_defaults::kRuns);
     warmup_ = new QSpinBox(settings);
     warmup_->setRange(0, 100);
-    warmup_->setValue(1);
+    warmup_->setValue(bench_defaults::kWarmup);
     auto *repeat = new QHBoxLayout;
     repeat->addWidget(runs_);
     repeat->addWidget(new QLabel(tr("warm-ups"), settings));
