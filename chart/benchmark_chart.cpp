@@ -209,13 +209,28 @@ void BenchmarkChart::addPoint(const BenchPoint &point, const BenchConfig &config
     }
     BenchResult &live = results_.front().second;
     // The running sweep's own settings: its band note counted a default 5 runs for a 3-run sweep.
+    const bool sameSettings = live.config.runs == config.runs && live.config.passes == config.passes;
     const std::vector<BenchPoint> points = std::move(live.points);
     live.config = config;
     live.points = points;
     live.points.push_back(point);
-    rebuild();
+    // A point of a series already drawn joins it: its line, its band, and the axes if it widens
+    // them. Rebuilding every series for each point made a 78-point sweep redraw 3,000 points.
+    auto series = liveSeries_.find({point.strategy, point.pass});
+    if (results_.size() != 1 || writes_ || !sameSettings || series == liveSeries_.end()) {
+        rebuild();
+        return;
+    }
+    LiveSeries &drawn = series->second;
+    auto at = std::upper_bound(drawn.points->begin(), drawn.points->end(), point.buffer, [](uint64_t b, const BenchPoint &p) { return b < p.buffer; });
+    const int index = int(at - drawn.points->begin());
+    drawn.points->insert(at, point);
+    const double lx = std::log2(double(point.buffer));
+    drawn.line->insert(index, QPointF(lx, point.mibps.mean));
+    drawn.upper->insert(index, QPointF(lx, point.mibps.max));
+    drawn.lower->insert(index, QPointF(lx, point.mibps.min));
+    fitAxes();
 }
-
 void BenchmarkChart::clear()
 {
     results_.clear();
@@ -279,20 +294,10 @@ std::pair<QCategoryAxis *, YAxis *> BenchmarkChart::axes()
     return {x, y};
 }
 
-void BenchmarkChart::rebuild()
+// The axes for every point of every result: x is log2(bytes), labelled in KiB/MiB, over the
+// buffer sizes present; y from 0 to just above the highest maximum.
+std::pair<QCategoryAxis *, QValueAxis *> BenchmarkChart::fitAxes()
 {
-    chart_->removeAllSeries();
-    // Overlaid runs and write strategies: the legend on the right, one full name per line
-    // ("read — before", "write-N N=16 KiB"); set
-    // before the axes are laid out.
-    legendOnRight_ = results_.size() > 1 || writes_;
-    chart_->legend()->setAlignment(legendOnRight_ ? Qt::AlignRight : Qt::AlignBottom);
-    if (writes_) {
-        rebuildAmplification();
-        return;
-    }
-
-    // Buffer sizes across every result: the x axis is log2(bytes), labelled in KiB/MiB.
     std::vector<uint64_t> buffers;
     double maxRate = 0;
     for (const auto &[name, r] : results_)
@@ -322,6 +327,24 @@ void BenchmarkChart::rebuild()
     setThroughputRange(y, maxRate * 1.04);
     y->setLabelFormat(QStringLiteral("%.0f"));
 
+    return {x, y};
+}
+
+void BenchmarkChart::rebuild()
+{
+    chart_->removeAllSeries();
+    liveSeries_.clear();
+    // Overlaid runs and write strategies: the legend on the right, one full name per line
+    // ("read — before", "write-N N=16 KiB"); set
+    // before the axes are laid out.
+    legendOnRight_ = results_.size() > 1 || writes_;
+    chart_->legend()->setAlignment(legendOnRight_ ? Qt::AlignRight : Qt::AlignBottom);
+    if (writes_) {
+        rebuildAmplification();
+        return;
+    }
+
+    auto [x, y] = fitAxes();
     const QPalette palette = QApplication::palette();
     const bool overlay = results_.size() > 1;
     std::vector<QString> strategies;
@@ -388,14 +411,19 @@ void BenchmarkChart::rebuild()
                     m->setFont(f);
                 });
             }
-            std::vector<const BenchPoint *> copy = points;
-            connect(line, &QLineSeries::hovered, line, [copy, label](const QPointF &at, bool state) {
+            // The series' own points (addPoint adds to them), for its tooltip.
+            auto shown = std::make_shared<std::vector<BenchPoint>>();
+            for (const BenchPoint *p : points)
+                shown->push_back(*p);
+            if (results_.size() == 1)
+                liveSeries_[key] = LiveSeries{line, upper, lower, shown};
+            connect(line, &QLineSeries::hovered, line, [shown, label](const QPointF &at, bool state) {
                 if (!state)
                     return;
                 const BenchPoint *nearest = nullptr;
-                for (const BenchPoint *p : copy)
-                    if (!nearest || std::abs(std::log2(double(p->buffer)) - at.x()) < std::abs(std::log2(double(nearest->buffer)) - at.x()))
-                        nearest = p;
+                for (const BenchPoint &p : *shown)
+                    if (!nearest || std::abs(std::log2(double(p.buffer)) - at.x()) < std::abs(std::log2(double(nearest->buffer)) - at.x()))
+                        nearest = &p;
                 if (nearest)
                     QToolTip::showText(QCursor::pos(), QStringLiteral("%1, %2\n%3 ± %4 MiB/s\n%5 … %6 MiB/s, %7 runs")
                                                            .arg(label, sizeLabel(nearest->buffer))

@@ -13,8 +13,12 @@
 #include <QPointer>
 #include <QSize>
 #include <QString>
+#include <map>
+#include <memory>
 
 class QCategoryAxis;
+class QLineSeries;
+class QValueAxis;
 class QChartView;
 class QWidget;
 
@@ -65,11 +69,20 @@ public:
 
 private:
     void rebuild();
+    std::pair<QCategoryAxis *, QValueAxis *> fitAxes();
     void rebuildAmplification();
     void fitLegend();
     template <typename YAxis>
     std::pair<QCategoryAxis *, YAxis *> axes();
     std::vector<std::pair<QString, BenchResult>> results_;
+    // The single result's series by strategy and pass, which addPoint extends in place.
+    struct LiveSeries {
+        QLineSeries *line;
+        QLineSeries *upper;
+        QLineSeries *lower;
+        std::shared_ptr<std::vector<BenchPoint>> points; // in buffer order, shared with its tooltip
+    };
+    std::map<std::pair<QString, int>, LiveSeries> liveSeries_;
     std::optional<WriteBenchResult> writes_;
     QPointer<QChart> chart_; // the view that shows it owns it, and may go first
     QString title_;

@@ -209,8 +209,26 @@ private Q_SLOTS:
         std::unique_ptr<QChartView> liveView(live.createView(nullptr));
         live.addPoint(three.points.front(), three.config);
         QCOMPARE(live.bandNote(), QStringLiteral("line: mean · shaded band: min–max of 3 runs"));
+        QAbstractSeries *const firstLine = live.chart()->series().last();
         live.addPoint(three.points.back(), three.config);
         QCOMPARE(live.pointCount(), 2);
+        // The point joined the series already drawn (in buffer order), not a rebuilt chart; the
+        // axes grew to take it.
+        live.addPoint(three.points[1], three.config);
+        QCOMPARE(live.chart()->series().last(), firstLine);
+        QCOMPARE(live.seriesCount(), 1);
+        auto *line = qobject_cast<QLineSeries *>(firstLine);
+        QVERIFY(line);
+        QCOMPARE(line->count(), 3);
+        QCOMPARE(line->at(1).x(), std::log2(8192.0));
+        QCOMPARE(live.axisLabels().size(), 3);
+        QVERIFY(yAxis(live)->max() >= 100);
+        // A new strategy is a new series (colours are shared out again).
+        BenchPoint other = three.points.front();
+        other.strategy = QStringLiteral("pread");
+        live.addPoint(other, three.config);
+        QCOMPARE(live.seriesCount(), 2);
+        QCOMPARE(live.pointCount(), 4);
     }
 
     // Remembered settings (the benchmark's, the extraction dialog's) start each test afresh.
