@@ -7,7 +7,6 @@
 #include "open_job.h"
 
 #include <QObject>
-#include <QPromise>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace asc::ui {
@@ -34,32 +33,28 @@ Result<BenchResult> runSweep(const WorkerPtr &worker, const BenchConfig &config,
     return runBench(config, *target, cancel, callbacks);
 }
 
-BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(BenchOutcome)> finished, std::function<void(BenchProgress)> progress)
+BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(const BenchEvent &)> heard)
 {
     // Posted to `receiver`, not to qApp: when it is destroyed, Qt drops the calls still queued for
-    // it (it waits for the run in its destructor, so none is posted later).
+    // it (it waits for the run in its destructor, so none is posted later). One queue, so the
+    // events arrive in the order they were posted.
     QObject *context = receiver;
     BenchJob job;
     CancelFlag cancel = job.cancel; // shares the flag with the caller
     auto worker = startBenchWorker(config);
-    job.future = QtConcurrent::run(taskPool(), [context, config, finished, progress, cancel, worker = std::move(worker)](QPromise<BenchPoint> &promise) mutable {
-        BenchOutcome outcome;
+    job.future = QtConcurrent::run(taskPool(), [context, config, heard, cancel, worker = std::move(worker)]() mutable {
+        auto post = [context, heard](BenchEvent event) { QMetaObject::invokeMethod(context, [heard, event = std::move(event)] { heard(event); }); };
         BenchCallbacks callbacks;
-        callbacks.point = [&](const BenchPoint &p) { promise.addResult(p); };
-        callbacks.progress = [&](int done, int total, const QString &what) {
-            promise.setProgressRange(0, total);
-            promise.setProgressValueAndText(done, what);
-            if (progress)
-                QMetaObject::invokeMethod(context, [progress, done, total, what] { progress({done, total, what}); });
-        };
+        callbacks.point = [&](const BenchPoint &p) { post(p); };
+        callbacks.progress = [&](int done, int total, const QString &what) { post(BenchProgress{done, total, what}); };
         auto result = worker ? runSweep(*worker, config, cancel, callbacks) : Result<BenchResult>(worker.error());
         worker = WorkerPtr{}; // the bench's worker ends with its run, before the window hears of the end
+        BenchOutcome outcome;
         if (result)
             outcome.result = std::move(result).value();
         else
             outcome.error = result.error();
-        if (finished)
-            QMetaObject::invokeMethod(context, [finished, outcome] { finished(outcome); });
+        post(std::move(outcome));
     });
     return job;
 }

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 #pragma once
-// A benchmark run on a worker thread: each finished point is a result of the future (for the live
-// chart), progress carries "point N of M" with an ETA, cancelling the future stops the run within
-// one buffer read. The final BenchResult comes through the callback on the UI thread. With the
-// sandbox on (the default) the target is parsed and read in a worker process of the bench's own.
+// A benchmark run on a worker thread, heard through one channel on the UI thread: each finished
+// point, each run's progress and the end arrive as events, in the order they happened (a point
+// can no longer overtake the end, or the end a point). Cancelling stops the run within one buffer
+// read. With the sandbox on (the default) the target is parsed and read in a worker process of the
+// bench's own.
 
 #include "bench/bench_runner.h"
 #include "remote/worker_channel.h"
 
 #include <QFuture>
+#include <variant>
 
 namespace asc::ui {
 
@@ -23,9 +25,12 @@ struct BenchOutcome {
     std::optional<Error> error;
 };
 
+// What a run says, in order: points and progress while it goes, then its outcome, last.
+using BenchEvent = std::variant<BenchPoint, BenchProgress, BenchOutcome>;
+
 struct BenchJob {
-    QFuture<BenchPoint> future; // one result per finished point
-    CancelFlag cancel; // set it (with future.cancel()) to stop within one buffer read
+    QFuture<void> future; // the run on our pool: wait for it before the receiver goes
+    CancelFlag cancel; // set it to stop within one buffer read
 };
 
 // With the sandbox on, a worker for `config`'s target, with the rings and scratch folder a bench
@@ -34,8 +39,8 @@ Result<WorkerPtr> startBenchWorker(const BenchConfig &config);
 // The sweep: in `worker`, or in this process when it is null. Blocks.
 Result<BenchResult> runSweep(const WorkerPtr &worker, const BenchConfig &config, const CancelFlag &cancel, const BenchCallbacks &callbacks);
 
-// `finished` and `progress` run on `receiver`'s thread, never after `receiver` is destroyed: its
+// `heard` runs on `receiver`'s thread for every event, never after `receiver` is destroyed: its
 // destructor must wait for `future`. Call it on the UI thread.
-BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(BenchOutcome)> finished, std::function<void(BenchProgress)> progress);
+BenchJob startBench(QObject *receiver, BenchConfig config, std::function<void(const BenchEvent &)> heard);
 
 } // namespace asc::ui

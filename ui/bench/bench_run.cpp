@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "bench_run.h"
 
-#include <QFutureWatcher>
-
 namespace asc::ui {
 
 BenchRun::BenchRun(QObject *parent)
@@ -24,31 +22,21 @@ void BenchRun::start(const BenchConfig &config)
     running_ = true;
     config_ = config;
     clock_.start();
-    auto *watcher = new QFutureWatcher<BenchPoint>(this);
-    watcher_ = watcher;
-    connect(watcher, &QFutureWatcher<BenchPoint>::resultsReadyAt, this, [this, watcher](int first, int last) {
-        for (int i = first; i < last; ++i)
-            Q_EMIT pointReady(watcher->resultAt(i));
-    });
-    connect(watcher, &QFutureWatcher<BenchPoint>::finished, watcher, &QObject::deleteLater);
-    job_ = startBench(
-        this, config_,
-        [this](BenchOutcome outcome) {
-            running_ = false;
-            // Points the watcher has yet to announce are in the outcome: announced once, not twice.
-            if (watcher_)
-                disconnect(watcher_, nullptr, this, nullptr);
-            Q_EMIT finished(outcome, double(clock_.elapsed()) / 1000.0);
-        },
-        [this](BenchProgress p) {
+    job_ = startBench(this, config_, [this](const BenchEvent &event) {
+        if (const auto *point = std::get_if<BenchPoint>(&event)) {
+            Q_EMIT pointReady(*point);
+        } else if (const auto *p = std::get_if<BenchProgress>(&event)) {
             if (!running_)
                 return;
             QString eta;
-            if (p.done > 0)
-                eta = tr(", about %1 s left").arg(clock_.elapsed() * (p.total - p.done) / p.done / 1000);
-            Q_EMIT progressed(p.done, p.total, tr("Run %1 of %2: %3%4").arg(p.done + 1).arg(p.total).arg(p.what, eta));
-        });
-    watcher->setFuture(job_->future);
+            if (p->done > 0)
+                eta = tr(", about %1 s left").arg(clock_.elapsed() * (p->total - p->done) / p->done / 1000);
+            Q_EMIT progressed(p->done, p->total, tr("Run %1 of %2: %3%4").arg(p->done + 1).arg(p->total).arg(p->what, eta));
+        } else {
+            running_ = false;
+            Q_EMIT finished(std::get<BenchOutcome>(event), double(clock_.elapsed()) / 1000.0);
+        }
+    });
 }
 
 void BenchRun::stop()

@@ -3,7 +3,7 @@
 // One benchmark run as an object with one result channel (as hotspot's PerfRecord): it starts
 // the sweep on our pool (in a worker process with the sandbox on, in this process when the
 // config has commands of the user's to start), and reports each finished point, progress with
-// an ETA, and the end, on the UI thread. Stop ends it within one buffer read; a command's whole
+// an ETA, and the end, on the UI thread, in the order they happened (bench_job.h's one channel). Stop ends it within one buffer read; a command's whole
 // process tree ends with it.
 
 #include "bench_job.h"
@@ -33,7 +33,6 @@ Q_SIGNALS:
 
 private:
     std::optional<BenchJob> job_;
-    QPointer<QObject> watcher_;
     BenchConfig config_;
     QElapsedTimer clock_;
     bool running_ = false;
