@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "bench_runner.h"
 
+#include "bench/contender.h"
+
 #include "cache_control.h"
 #include "command/command_run.h"
 #include "machine_info.h"
-#include "sandbox/proc_io.h"
 #include "io/units.h"
 #include "io/version.h"
 
-#include <chrono>
 #include <map>
-#include <sys/resource.h>
-#include <sys/wait.h>
 
 namespace asc {
 
@@ -85,94 +83,6 @@ Result<std::vector<uint64_t>> parseSizeList(const QString &text)
     return sizes;
 }
 
-static double seconds(const timeval &tv)
-{
-    return double(tv.tv_sec) + double(tv.tv_usec) / 1e6;
-}
-
-// One run; what the strategy noted about it (a fallback it took) goes to `note`.
-static Result<Sample> measure(const ReadStrategy &strategy, const ReadTarget &target, size_t buffer, const CancelFlag &cancel, QString *note)
-{
-    rusage before{}, after{};
-    const auto ioBefore = readProcIo();
-    getrusage(RUSAGE_SELF, &before);
-    const auto start = std::chrono::steady_clock::now();
-    auto outcome = strategy.run(target, buffer, cancel, {});
-    const auto end = std::chrono::steady_clock::now();
-    getrusage(RUSAGE_SELF, &after);
-    const auto ioAfter = readProcIo();
-    if (!outcome)
-        return std::move(outcome).error();
-    if (outcome->bytes != strategy.expectedBytes(target))
-        return Error::make(ErrorKind::Format, target.spec,
-                           QStringLiteral("strategy %1 read %2 bytes, expected %3").arg(strategy.name()).arg(outcome->bytes).arg(strategy.expectedBytes(target)));
-    *note = outcome->note;
-    Sample s;
-    s.seconds = std::chrono::duration<double>(end - start).count();
-    s.bytes = outcome->bytes;
-    s.user = seconds(after.ru_utime) - seconds(before.ru_utime);
-    s.sys = seconds(after.ru_stime) - seconds(before.ru_stime);
-    s.syscalls = outcome->syscalls;
-    if (ioBefore && ioAfter) {
-        s.readBytes = int64_t(ioAfter->readBytes - ioBefore->readBytes);
-        s.rchar = int64_t(ioAfter->rchar - ioBefore->rchar);
-    }
-    return s;
-}
-
-// What one traced (untimed) run of a command saw on the target, kept with its point.
-struct CommandTrace {
-    int64_t calls = 0;
-    int64_t bytes = 0;
-    double requestMedian = -1;
-    bool mapsTarget = false;
-    bool usesIoUring = false;
-};
-
-static Result<CommandTrace> traceCommand(const CommandTemplate &command, const ReadTarget &target, uint64_t buffer, const CancelFlag &cancel)
-{
-    auto run = runCommand(command, target, buffer, true, cancel);
-    if (!run)
-        return std::move(run).error();
-    CommandTrace trace;
-    std::vector<double> requests;
-    for (const TargetRead &r : run->tree.targetReads) {
-        ++trace.calls;
-        trace.bytes += int64_t(r.length);
-        requests.push_back(double(r.request));
-    }
-    if (!requests.empty())
-        trace.requestMedian = summarise(requests).median;
-    trace.mapsTarget = run->tree.mapsTarget;
-    trace.usesIoUring = run->tree.usesIoUring;
-    return trace;
-}
-
-static Result<Sample> measureCommand(const CommandTemplate &command, const ReadTarget &target, uint64_t buffer, const CommandTrace &trace,
-                                     const CancelFlag &cancel)
-{
-    auto run = runCommand(command, target, buffer, false, cancel);
-    if (!run)
-        return std::move(run).error();
-    const ProcessTreeMeasurement &m = run->tree;
-    Sample s;
-    s.seconds = m.seconds;
-    // Throughput counts what the tree read from the target (its traced run); a reader the trace
-    // cannot see (mmap, io_uring) is credited with the whole target.
-    s.bytes = trace.bytes > 0 ? uint64_t(trace.bytes) : target.source->size();
-    s.user = m.user;
-    s.sys = m.sys;
-    s.syscalls = m.io.syscr;
-    s.rchar = int64_t(m.io.rchar);
-    s.readBytes = int64_t(m.io.readBytes);
-    s.maxRssBytes = int64_t(m.maxRssBytes);
-    s.writeCalls = int64_t(m.io.syscw);
-    s.writeBytes = int64_t(m.io.wchar);
-    s.storageWriteBytes = int64_t(m.io.writeBytes);
-    s.exitStatus = WEXITSTATUS(m.exitStatus);
-    return s;
-}
-
 static Result<void> runPrepare(const QString &prepare, const CancelFlag &cancel)
 {
     if (prepare.isEmpty())
@@ -237,48 +147,31 @@ static Result<BenchResult> runSelected(const BenchConfig &config, const OpenedTa
     for (const auto &s : selection.strategies)
         result.config.strategies << s->name();
 
+    // Our strategies, then the user's commands: each point is measured the same way.
+    std::vector<std::unique_ptr<Contender>> contenders;
+    for (const auto &s : selection.strategies)
+        contenders.push_back(strategyContender(*s, target));
+    for (const CommandTemplate &command : config.commands)
+        contenders.push_back(commandContender(command, target));
     const int perPoint = std::max(0, config.warmup) + std::max(1, config.runs);
-    const size_t strategyCount = selection.strategies.size();
-    const size_t contenders = strategyCount + config.commands.size();
-    const int total = std::max(1, config.passes) * int(config.buffers.size()) * int(contenders) * perPoint;
+    const int total = std::max(1, config.passes) * int(config.buffers.size()) * int(contenders.size()) * perPoint;
     int done = 0;
-    std::map<std::pair<size_t, uint64_t>, CommandTrace> traces; // (command, buffer)
+    auto say = [&](const QString &what) {
+        if (callbacks.progress)
+            callbacks.progress(done, total, what);
+    };
     for (int pass = 1; pass <= std::max(1, config.passes); ++pass) {
         for (uint64_t buffer : config.buffers) {
-            // Runs are interleaved across strategies at each size, so drift on a noisy machine
+            // Runs are interleaved across contenders at each size, so drift on a noisy machine
             // spreads over all of them instead of biasing one.
-            std::vector<BenchPoint> points(contenders);
-            for (size_t i = 0; i < points.size(); ++i) {
-                points[i].buffer = buffer;
-                points[i].cache = config.cache;
-                points[i].pass = pass;
-                if (i < strategyCount) {
-                    points[i].strategy = selection.strategies[i]->name();
-                    continue;
-                }
-                // A command's point: one traced run first (untimed), for its requests on the target.
-                const CommandTemplate &command = config.commands[i - strategyCount];
-                points[i].strategy = command.name;
-                points[i].isCommand = true;
-                points[i].commandTemplate = command.text;
-                points[i].command = command.expandedText(target.filePath, buffer);
-                const auto key = std::make_pair(i - strategyCount, buffer);
-                if (!traces.count(key)) {
-                    if (callbacks.progress)
-                        callbacks.progress(done, total, QStringLiteral("%1 %2, traced run").arg(command.name, sizeLabel(buffer)));
-                    auto trace = traceCommand(command, target, buffer, cancel);
-                    if (!trace)
-                        return std::move(trace).error();
-                    traces[key] = *trace;
-                }
-                const CommandTrace &trace = traces[key];
-                points[i].requestBytesMedian = trace.requestMedian;
-                points[i].targetReadCalls = trace.calls;
-                points[i].targetReadBytes = trace.bytes;
-                if (trace.mapsTarget)
-                    points[i].note = QStringLiteral("maps the target (mmap): page faults are not counted as reads");
-                else if (trace.usesIoUring)
-                    points[i].note = QStringLiteral("uses io_uring: its reads are not seen by the trace");
+            std::vector<BenchPoint> points;
+            for (const auto &contender : contenders) {
+                auto point = contender->startPoint(buffer, say, cancel);
+                if (!point)
+                    return std::move(point).error();
+                point->cache = config.cache;
+                point->pass = pass;
+                points.push_back(std::move(*point));
             }
             std::vector<QString> strategyNotes(points.size());
             // Cancelled at this size: the points with runs measured are kept, of fewer runs and
@@ -298,8 +191,12 @@ static Result<BenchResult> runSelected(const BenchConfig &config, const OpenedTa
                 for (size_t i = 0; i < points.size(); ++i) {
                     if (cancel.isCancelled())
                         return endCancelled();
-                    if (callbacks.progress)
-                        callbacks.progress(done, total, QStringLiteral("%1 %2, %3 %4 of %5, pass %6").arg(points[i].strategy, sizeLabel(buffer), run < config.warmup ? QStringLiteral("warm-up") : QStringLiteral("run")).arg(run < config.warmup ? run + 1 : run - config.warmup + 1).arg(run < config.warmup ? config.warmup : config.runs).arg(pass));
+                    const bool warmup = run < config.warmup;
+                    say(QStringLiteral("%1 %2, %3 %4 of %5, pass %6")
+                            .arg(points[i].strategy, sizeLabel(buffer), warmup ? QStringLiteral("warm-up") : QStringLiteral("run"))
+                            .arg(warmup ? run + 1 : run - config.warmup + 1)
+                            .arg(warmup ? config.warmup : config.runs)
+                            .arg(pass));
                     if (config.cache == CacheMode::Cold) {
                         auto evicted = evictFromPageCache(opened.cachePath);
                         if (!evicted)
@@ -312,9 +209,7 @@ static Result<BenchResult> runSelected(const BenchConfig &config, const OpenedTa
                     if (auto prepared = runPrepare(config.prepare, cancel); !prepared)
                         return std::move(prepared).error();
                     QString note;
-                    auto sample = i < strategyCount
-                                      ? measure(*selection.strategies[i], target, size_t(buffer), cancel, &note)
-                                      : measureCommand(config.commands[i - strategyCount], target, buffer, traces[{i - strategyCount, buffer}], cancel);
+                    auto sample = contenders[i]->measure(buffer, cancel, &note);
                     ++done;
                     if (!sample && sample.error().kind == ErrorKind::Cancelled)
                         return endCancelled();
@@ -323,7 +218,7 @@ static Result<BenchResult> runSelected(const BenchConfig &config, const OpenedTa
                     // What the strategy said (a fallback: buffered instead of O_DIRECT, threads
                     // instead of io_uring) goes with the point: its numbers are of what really ran.
                     strategyNotes[i] = note;
-                    if (run >= config.warmup)
+                    if (!warmup)
                         points[i].runs.push_back(*sample);
                 }
             }
