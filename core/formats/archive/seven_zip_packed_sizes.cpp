@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "seven_zip_packed_sizes.h"
+#include "listed_path_key.h"
 
 #include "io/little_endian.h"
 #include "libarchive_reader.h"
@@ -325,11 +326,6 @@ std::optional<QByteArray> decodeHeader(const ByteSource &source, const Streams &
     return whole ? std::optional<QByteArray>(out) : std::nullopt;
 }
 
-uint64_t keyOf(const QByteArray &path)
-{
-    return uint64_t(qHash(path, size_t(0x7a7a5eed))) | 1;
-}
-
 } // namespace
 
 std::optional<SevenZipPackedSizes> SevenZipPackedSizes::read(const ByteSource &source)
@@ -407,7 +403,7 @@ std::optional<SevenZipPackedSizes> SevenZipPackedSizes::read(const ByteSource &s
             File &file = sizes.files_[size_t(i)];
             QByteArray name = names[size_t(i)];
             name.replace('\\', '/'); // as libarchive lists a name written on Windows
-            file.nameHash = keyOf(normaliseArchivePath(name));
+            file.nameHash = listedPathKey(normaliseArchivePath(name));
             if (emptyStream[size_t(i)]) {
                 file.packed = 0; // an empty file takes no bytes (a folder is not a file)
                 continue;
@@ -432,7 +428,7 @@ void SevenZipPackedSizes::fill(Entry &entry) const
     if (entry.type != EntryType::File || entry.ordinal >= files_.size())
         return;
     const File &file = files_[size_t(entry.ordinal)];
-    if (file.nameHash == keyOf(entry.path))
+    if (file.nameHash == listedPathKey(entry.path))
         entry.compressedSize = file.packed;
 }
 

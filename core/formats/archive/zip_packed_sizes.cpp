@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "zip_packed_sizes.h"
+#include "listed_path_key.h"
 
 #include "io/little_endian.h"
 #include "legacy_names.h"
@@ -24,11 +25,6 @@ bool readBytes(const ByteSource &source, uint64_t at, uint64_t n, QByteArray &ou
     return got && *got == n;
 }
 
-// Never 0: 0 says "no name" for the Unicode Path.
-uint64_t keyOf(const QByteArray &listedPath)
-{
-    return uint64_t(qHash(listedPath, size_t(0x5a17c0de))) | 1;
-}
 } // namespace
 
 std::optional<ZipPackedSizes> ZipPackedSizes::read(const ByteSource &source, const QByteArray &charset)
@@ -104,12 +100,12 @@ std::optional<ZipPackedSizes> ZipPackedSizes::read(const ByteSource &source, con
                     dataLeft -= 8;
                 }
             } else if (id == 0x7075 && n > 5 && uint8_t(data[0]) == 1) { // Info-ZIP Unicode Path
-                record.unicodeHash = keyOf(normaliseArchivePath(QByteArray(data + 5, qsizetype(n - 5))));
+                record.unicodeHash = listedPathKey(normaliseArchivePath(QByteArray(data + 5, qsizetype(n - 5))));
             }
             extra += 4 + n;
             left -= 4 + n;
         }
-        record.nameHash = keyOf(normaliseArchivePath(decodeLegacyName(name, charset, true)));
+        record.nameHash = listedPathKey(normaliseArchivePath(decodeLegacyName(name, charset, true)));
         sizes.records_.push_back(record);
         p += kRecordSize + nameLength + extraLength + commentLength;
     }
@@ -132,7 +128,7 @@ void ZipPackedSizes::fill(Entry &entry)
 {
     if (entry.type != EntryType::File)
         return;
-    const uint64_t key = keyOf(entry.path);
+    const uint64_t key = listedPathKey(entry.path);
     auto fits = [&](Record &r) {
         if (r.used || (entry.size != kUnknown && entry.size != r.size))
             return false;
