@@ -122,8 +122,9 @@ private:
             {Kind::OpenNested, &Server::openNested},
             {Kind::Walk, &Server::walk},
         };
-        for (const auto &[kind, handler] : kOwn) {
-            const bool added = acts_.emplace(kind, [this, handler](Received &request, const WorkerActContext &) { return (this->*handler)(request); }).second;
+        for (const auto &row : kOwn) {
+            const Handler handler = row.second; // a copy: clang 14 cannot capture a structured binding
+            const bool added = acts_.emplace(row.first, [this, handler](Received &request, const WorkerActContext &) { return (this->*handler)(request); }).second;
             Q_ASSERT_X(added, "worker", "a request declared twice");
             (void)added;
         }
