@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "bench_codec.h"
 
+#include "remote/facts.h"
+
 #include <QCborMap>
 #include <QCborValue>
 
@@ -102,7 +104,9 @@ QDataStream &operator>>(QDataStream &in, BenchResult &r)
     QCborValue machine;
     quint64 targetBytes = 0;
     quint32 buffers = 0;
-    in >> r.tool >> r.version >> machine >> r.spec >> targetBytes >> r.config.strategies >> buffers;
+    in >> r.tool >> r.version >> machine >> r.spec >> targetBytes;
+    wire::readList(in, r.config.strategies); // counts checked against the bytes left
+    in >> buffers;
     if (in.status() != QDataStream::Ok || buffers > kMaxBuffers) {
         in.setStatus(QDataStream::ReadCorruptData);
         return in;
@@ -118,7 +122,9 @@ QDataStream &operator>>(QDataStream &in, BenchResult &r)
     }
     qint32 runs = 0, warmup = 0, passes = 0;
     bool cold = false;
-    in >> runs >> warmup >> cold >> passes >> r.notes >> r.skipped;
+    in >> runs >> warmup >> cold >> passes;
+    wire::readList(in, r.notes);
+    wire::readList(in, r.skipped);
     r.config.runs = runs;
     r.config.warmup = warmup;
     r.config.cache = cold ? CacheMode::Cold : CacheMode::Warm;

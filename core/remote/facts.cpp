@@ -144,27 +144,6 @@ static QDataStream &writeVector(QDataStream &out, const std::vector<T> &values)
     return out;
 }
 
-// Qt's own QList reading reserves whatever count the bytes claim: from a worker that would let a
-// damaged or hostile peer make this process allocate gigabytes. Counts are checked against the
-// bytes left.
-template <typename List>
-static QDataStream &readList(QDataStream &in, List &values)
-{
-    quint32 count = 0;
-    in >> count;
-    values.clear();
-    if (in.device() && count > quint64(in.device()->bytesAvailable())) {
-        in.setStatus(QDataStream::ReadCorruptData);
-        return in;
-    }
-    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
-        typename List::value_type v{};
-        in >> v;
-        values.push_back(std::move(v));
-    }
-    return in;
-}
-
 QDataStream &wire::operator<<(QDataStream &out, const InspectedFacts &f)
 {
     const Inspection &i = f.inspection;
@@ -190,10 +169,10 @@ QDataStream &wire::operator>>(QDataStream &in, InspectedFacts &f)
     readObject(in, i.formatInfo);
     readObject(in, i.imageInfo);
     i.size = size;
-    readList(in, i.allocation);
+    wire::readList(in, i.allocation);
     in >> i.head;
     readOptional(in, i.openError);
-    readList(in, i.problems);
+    wire::readList(in, i.problems);
     in >> f.directory;
     readOptional(in, f.container);
     readOptional(in, f.source);
@@ -212,8 +191,8 @@ QDataStream &wire::operator<<(QDataStream &out, const TraceFacts &t)
 QDataStream &wire::operator>>(QDataStream &in, TraceFacts &t)
 {
     quint32 count = 0;
-    readList(in, t.files);
-    readList(in, t.layers);
+    wire::readList(in, t.files);
+    wire::readList(in, t.layers);
     in >> count;
     t.reads.clear();
     if (in.device() && count > quint64(in.device()->bytesAvailable()))
@@ -233,7 +212,7 @@ QDataStream &operator<<(QDataStream &out, const std::vector<Error> &errors)
 
 QDataStream &operator>>(QDataStream &in, std::vector<Error> &errors)
 {
-    return readList(in, errors);
+    return wire::readList(in, errors);
 }
 
 QDataStream &wire::operator<<(QDataStream &out, const RequestContext &c)

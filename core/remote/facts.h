@@ -11,6 +11,7 @@
 #include "vfs/entry_codec.h"
 
 #include <QDataStream>
+#include <QIODevice>
 #include <optional>
 #include <vector>
 
@@ -27,6 +28,27 @@ QDataStream &operator>>(QDataStream &in, std::vector<Error> &errors);
 } // namespace asc
 
 namespace asc::wire {
+
+// Qt's own QList reading reserves whatever count the bytes claim: from a worker that would let a
+// damaged or hostile peer make this process allocate gigabytes. Counts are checked against the
+// bytes left.
+template <typename List>
+inline QDataStream &readList(QDataStream &in, List &values)
+{
+    quint32 count = 0;
+    in >> count;
+    values.clear();
+    if (in.device() && count > quint64(in.device()->bytesAvailable())) {
+        in.setStatus(QDataStream::ReadCorruptData);
+        return in;
+    }
+    for (quint32 i = 0; i < count && in.status() == QDataStream::Ok; ++i) {
+        typename List::value_type v{};
+        in >> v;
+        values.push_back(std::move(v));
+    }
+    return in;
+}
 
 // What every request carries besides its own fields: how names are decoded, whether its reads
 // are traced, the passwords its client was given.
