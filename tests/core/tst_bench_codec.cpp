@@ -4,6 +4,8 @@
 
 #include "remote/bench_codec.h"
 
+#include <QCborMap>
+#include <QCborValue>
 #include <QJsonDocument>
 #include <QtTest>
 
@@ -128,6 +130,12 @@ private Q_SLOTS:
         out << QStringLiteral("read") << quint64(4096) << false << qint32(1) << quint32(0xffffffffu);
         QVERIFY(!decoded<BenchPoint>(hostile));
         QVERIFY(decoded<BenchPoint>(point));
+        // A result claiming a billion strategy names: refused, not a 23 GB reservation (what
+        // fuzz_worker_answers found when Qt's own list reader read it).
+        QByteArray list;
+        QDataStream head(&list, QIODevice::WriteOnly);
+        head << QString() << QString() << QCborValue(QCborMap()) << QString() << quint64(0) << quint32(1000000000);
+        QVERIFY(!decoded<BenchResult>(list));
     }
 };
 
