@@ -75,7 +75,7 @@ public:
     uint64_t nodesExamined() const { return nodesExamined_; }
     // The most listed entries put into the tree in one turn of the event loop (for tests).
     size_t largestAppend() const { return largestAppend_; }
-    static constexpr size_t kAppendPerTurn = 16384; // listed entries put into the tree per turn
+    static constexpr size_t kAppendPerTurn = 8192; // listed entries put into the tree per turn
     int mostFilterOpensAtOnce() const { return mostFilterOpens_; }
     // Stops every listing (within one read: the request reaches the I/O).
     void stop();
