@@ -210,9 +210,7 @@ void BenchmarkChart::addPoint(const BenchPoint &point, const BenchConfig &config
     BenchResult &live = results_.front().second;
     // The running sweep's own settings: its band note counted a default 5 runs for a 3-run sweep.
     const bool sameSettings = live.config.runs == config.runs && live.config.passes == config.passes;
-    const std::vector<BenchPoint> points = std::move(live.points);
     live.config = config;
-    live.points = points;
     live.points.push_back(point);
     // A point of a series already drawn joins it: its line, its band, and the axes if it widens
     // them. Rebuilding every series for each point made a 78-point sweep redraw 3,000 points.

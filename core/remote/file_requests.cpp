@@ -61,6 +61,16 @@ Received askParent(int fd, const QByteArray &request, Kind answer, int *passed, 
     }
 }
 
+// The same for an answer that carries no descriptor (one that came anyway is closed).
+Received askParentForValue(int fd, const QByteArray &request, Kind answer, const Other &other)
+{
+    int passed = -1;
+    Received reply = askParent(fd, request, answer, &passed, other);
+    if (passed >= 0)
+        ::close(passed);
+    return reply;
+}
+
 // An answer that is an errno, and a descriptor with it when 0: the descriptor or -errno.
 int descriptorFrom(Received &reply, int passed)
 {
@@ -82,10 +92,7 @@ int requestScratchFile(int fd, const QString &dir, const Other &other)
 
 Result<void> requestExport(int fd, const QString &path, const QByteArray &bytes, const Other &other)
 {
-    int passed = -1;
-    Received reply = askParent(fd, (Message(Kind::WriteExport) << path << bytes).bytes(), Kind::ExportAnswer, &passed, other);
-    if (passed >= 0)
-        ::close(passed);
+    Received reply = askParentForValue(fd, (Message(Kind::WriteExport) << path << bytes).bytes(), Kind::ExportAnswer, other);
     bool written = false;
     Error error;
     reply >> written;
@@ -101,13 +108,10 @@ Result<void> requestExport(int fd, const QString &path, const QByteArray &bytes,
 // A LUKS volume's key, opened by the parent's helper (formats/luks/luks_unlock.h).
 Result<QByteArray> requestVolumeKey(int fd, const QByteArray &metadata, const QList<QByteArray> &passwords, const QString &name, const Other &other)
 {
-    int passed = -1;
     Message request(Kind::UnlockVolume);
     request << metadata << passwords << name;
-    Received reply = askParent(fd, request.bytes(), Kind::UnlockAnswer, &passed, other);
+    Received reply = askParentForValue(fd, request.bytes(), Kind::UnlockAnswer, other);
     request.wipe();
-    if (passed >= 0)
-        ::close(passed);
     bool opened = false;
     QByteArray key;
     Error error;
@@ -147,10 +151,7 @@ Result<int> requestTool(int fd, const ToolRun &run, const Other &other)
 // The user's answer, asked by the parent (the CLI's terminal): the worker has none to ask on.
 std::optional<QByteArray> requestPassword(int fd, const QString &what, bool wrong, const Other &other)
 {
-    int passed = -1;
-    Received reply = askParent(fd, (Message(Kind::AskPassword) << what << wrong).bytes(), Kind::PasswordAnswer, &passed, other);
-    if (passed >= 0)
-        ::close(passed);
+    Received reply = askParentForValue(fd, (Message(Kind::AskPassword) << what << wrong).bytes(), Kind::PasswordAnswer, other);
     bool given = false;
     QByteArray password;
     reply >> given;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "wire.h"
 
+#include "sandbox/fd_io.h"
+
 #include <memory>
 #include <mutex>
 #include <unordered_map>
@@ -101,24 +103,11 @@ std::optional<QByteArrayView> Received::bytesView() const
     return QByteArrayView(frame_.constData() + kHead + 4, qsizetype(length));
 }
 
-static bool writeAll(int fd, const char *data, size_t size)
+// As sandbox/fd_io's writeAll, but send(2) with MSG_NOSIGNAL: a gone peer is an answer, not SIGPIPE.
+static bool sendAll(int fd, const char *data, size_t size)
 {
     while (size > 0) {
         const ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        size -= size_t(n);
-    }
-    return true;
-}
-
-static bool readAll(int fd, char *data, size_t size)
-{
-    while (size > 0) {
-        const ssize_t n = ::read(fd, data, size);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -174,8 +163,8 @@ static bool sendTwo(int fd, const char *head, size_t headSize, const char *body,
         return false;
     const size_t done = size_t(sent);
     if (done < headSize)
-        return writeAll(fd, head + done, headSize - done) && writeAll(fd, body, bodySize);
-    return writeAll(fd, body + (done - headSize), bodySize - (done - headSize));
+        return sendAll(fd, head + done, headSize - done) && sendAll(fd, body, bodySize);
+    return sendAll(fd, body + (done - headSize), bodySize - (done - headSize));
 }
 
 bool sendFrame(int fd, const QByteArray &message, int passing)
@@ -238,10 +227,10 @@ std::optional<QByteArray> receiveFrame(int fd, int *passed)
             ::close(std::exchange(*passed, -1));
         return std::nullopt;
     };
-    if (!readAll(fd, reinterpret_cast<char *>(&length) + got, sizeof length - size_t(got)) || length == 0 || length > kMaxFrame)
+    if (!readExactly(fd, reinterpret_cast<char *>(&length) + got, sizeof length - size_t(got)) || length == 0 || length > kMaxFrame)
         return fail();
     QByteArray message(qsizetype(length), Qt::Uninitialized);
-    if (!readAll(fd, message.data(), length))
+    if (!readExactly(fd, message.data(), length))
         return fail();
     return message;
 }
@@ -277,7 +266,7 @@ bool FrameBatch::flush()
     bool sent;
     {
         const auto writing = lockWrites(fd_);
-        sent = writeAll(fd_, pending_.constData(), size_t(pending_.size()));
+        sent = sendAll(fd_, pending_.constData(), size_t(pending_.size()));
     }
     pending_.clear(); // keeps its capacity for the next batch
     return sent;
@@ -327,7 +316,7 @@ std::optional<QByteArray> FrameReader::next()
     std::memcpy(message.data(), buffer_.constData() + start_ + 4, size_t(unread));
     buffer_.clear();
     start_ = 0;
-    if (!readAll(fd_, message.data() + unread, size_t(qsizetype(length) - unread)))
+    if (!readExactly(fd_, message.data() + unread, size_t(qsizetype(length) - unread)))
         return std::nullopt;
     return message;
 }

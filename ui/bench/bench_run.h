@@ -10,7 +10,6 @@
 
 #include <QElapsedTimer>
 #include <QObject>
-#include <QPointer>
 
 namespace asc::ui {
 
